@@ -1,0 +1,1 @@
+"""Test doubles for external services (see ``tests/fakes/telegram``)."""

@@ -1,0 +1,74 @@
+"""Decoding Bot API parameters the way Telegram does.
+
+PTB sends form fields where strings are raw and everything else is JSON text;
+JSON bodies carry native values. Both arrive here as one mapping.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import bad_request
+
+
+class Params:
+    def __init__(self, raw: Mapping[str, Any], files: Mapping[str, bytes] | None = None) -> None:
+        self.raw = dict(raw)
+        self.files = dict(files or {})
+
+    def has(self, name: str) -> bool:
+        return self.raw.get(name) not in (None, "")
+
+    def str(self, name: str, default: str | None = None) -> str | None:
+        value = self.raw.get(name)
+        if value is None:
+            return default
+        return value if isinstance(value, str) else json.dumps(value)
+
+    def int(self, name: str, default: int | None = None) -> int | None:
+        value = self.raw.get(name)
+        if value is None or value == "":
+            return default
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise bad_request(f"invalid {name} specified") from None
+
+    def float(self, name: str, default: float | None = None) -> float | None:
+        value = self.raw.get(name)
+        if value is None or value == "":
+            return default
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            raise bad_request(f"invalid {name} specified") from None
+
+    def bool(self, name: str, default: bool = False) -> bool:
+        value = self.raw.get(name)
+        if value is None:
+            return default
+        if isinstance(value, str):
+            return value.strip().lower() in {"true", "1"}
+        return bool(value)
+
+    def json(self, name: str, what: str = "JSON object") -> Any:
+        value = self.raw.get(name)
+        if not isinstance(value, str):
+            return value
+        try:
+            return json.loads(value)
+        except ValueError:
+            raise bad_request(f"can't parse {what}") from None
+
+    def chat_id(self, name: str = "chat_id") -> int | str:
+        value = self.raw.get(name)
+        if value is None or value == "":
+            raise bad_request(f"{name} is empty")
+        if isinstance(value, str) and value.startswith("@"):
+            return value
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise bad_request("chat not found") from None

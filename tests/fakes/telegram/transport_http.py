@@ -1,0 +1,70 @@
+"""The HTTP transport: an aiohttp server speaking the Bot API on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import socket
+from typing import Any
+
+from aiohttp import web
+
+from .core import TelegramCore
+
+
+class HttpServer:
+    """Serves ``/bot<token>/<method>``; PTB runs unchanged with ``base_url(server.base_url)``."""
+
+    def __init__(self, core: TelegramCore) -> None:
+        self.core = core
+        self.port = 0
+        self._runner: web.AppRunner | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.5)
+        await self._runner.setup()
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))  # the OS picks a free port; no races between tests
+        self.port = sock.getsockname()[1]
+        await web.SockSite(self._runner, sock).start()
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        params, files = await read_params(request)
+        status, body = await self.core.handle(
+            request.match_info["token"], request.match_info["method"], params, files
+        )
+        return web.json_response(body, status=status, dumps=_dumps)
+
+
+async def read_params(request: web.Request) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """Query string plus whichever body PTB (or anyone) sent: form, multipart or JSON."""
+    params: dict[str, Any] = dict(request.query)
+    files: dict[str, bytes] = {}
+    if request.content_type == "application/json":
+        body = await request.json()
+        if isinstance(body, dict):
+            params.update(body)
+    elif request.content_type == "multipart/form-data":
+        reader = await request.multipart()
+        async for part in reader:
+            if part.filename is not None:
+                files[part.name or ""] = await part.read()
+            else:
+                params[part.name or ""] = await part.text()
+    elif request.can_read_body:
+        params.update(await request.post())
+    return params, files
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)

@@ -1,0 +1,1 @@
+from tests.fakes.telegram.pytest_plugin import fake_telegram  # noqa: F401
