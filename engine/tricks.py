@@ -1,0 +1,314 @@
+"""Playing tricks (RULES.md section 8): leads, following, throws, ruffs, the winner.
+
+- 8 (leads): :func:`check_lead`, :func:`random_lead`.
+- 8.1 (following): :func:`check_follow` / :func:`is_legal_follow` apply the
+  formal rule 3. A play's score is (led pairs covered by tractors, led pairs
+  covered at all). The second number is always ``min(pairs played, led pairs)``
+  and the first is :func:`engine.units.tractor_cover` of the play's pairs, so a
+  follow is legal iff both equal what the whole hand could reach.
+- 8.2 (winner): :func:`trick_winner`, with shape-matching ruffs and over-ruffs.
+- 8.3 (throws): :func:`check_throw`.
+
+Hands and plays are lists of card ids; these functions are on the computer
+players' hot path, so they work on counts and cached lead summaries.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import NamedTuple
+
+from engine.errors import (
+    EMPTY_PLAY,
+    MIXED_SUITS,
+    MUST_FOLLOW_SUIT,
+    MUST_PLAY_PAIR,
+    MUST_PLAY_TRACTOR,
+    NOT_IN_HAND,
+    WRONG_COUNT,
+    IllegalAction,
+)
+from engine.ranking import TRUMP, TrumpContext
+from engine.units import (
+    Unit,
+    best_placed_top,
+    best_tractor_top,
+    can_place,
+    cover_plan,
+    decompose,
+    longest_run,
+    pair_ids,
+    profile_of,
+    runs,
+    tractor_cover,
+)
+
+
+class Lead(NamedTuple):
+    """What following and ruffing need to know about a lead."""
+
+    klass: int  # its suit class
+    size: int  # cards
+    units: tuple[Unit, ...]  # largest first
+    pairs: int  # led pairs, those inside tractors included
+    caps: tuple[int, ...]  # led tractor lengths, longest first
+    loose_pairs: int  # led pairs not inside a tractor
+
+
+@lru_cache(maxsize=1 << 14)
+def lead_summary(ctx: TrumpContext, lead: tuple[int, ...]) -> Lead:
+    """Summary of a lead of one suit class; ValueError for an empty or mixed lead."""
+    units = decompose(ctx, lead)
+    if units is None:
+        raise ValueError(f"not a lead of one suit class: {lead}")
+    caps = tuple(u.pairs for u in units if u.pairs >= 2)
+    loose = sum(1 for u in units if u.pairs == 1)
+    return Lead(ctx.suit_class[lead[0]], len(lead), tuple(units), sum(caps) + loose, caps, loose)
+
+
+def _missing(hand: Sequence[int], cards: Sequence[int]) -> list[int]:
+    """Cards of ``cards`` that ``hand`` does not hold (multiplicity respected)."""
+    return [c for c in set(cards) if cards.count(c) > hand.count(c)]
+
+
+# ---- leading ---------------------------------------------------------------------
+
+
+def check_lead(ctx: TrumpContext, hand: Sequence[int], cards: Sequence[int]) -> list[Unit]:
+    """The lead's units (section 8); IllegalAction if empty, not held or of mixed classes.
+
+    Whether a lead of several units is an allowed throw is :func:`check_throw`'s question.
+    """
+    if not cards:
+        raise IllegalAction(EMPTY_PLAY)
+    missing = _missing(hand, cards)
+    if missing:
+        raise IllegalAction(NOT_IN_HAND, cards=missing)
+    units = decompose(ctx, cards)
+    if units is None:
+        raise IllegalAction(MIXED_SUITS)
+    return units
+
+
+def random_lead(ctx: TrumpContext, hand: Sequence[int], rng: random.Random) -> list[int]:
+    """A random one-unit lead: a kind the hand has (single, pair, tractor), then one of it."""
+    klass = ctx.suit_class[rng.choice(hand)]
+    pairs = pair_ids(ctx, hand, klass)
+    kinds = ["single"]
+    if pairs:
+        kinds.append("pair")
+        prof = profile_of(ctx, pairs, klass)
+        if longest_run(prof) >= 2:
+            kinds.append("tractor")
+    kind = rng.choice(kinds)
+    if kind == "single":
+        return [rng.choice([c for c in hand if ctx.suit_class[c] == klass])]
+    if kind == "pair":
+        c = rng.choice(pairs)
+        return [c, c]
+    starts = [(s, j) for s, run in runs(prof) for j in range(2, run + 1)]
+    start, j = rng.choice(starts)
+    return _take_tractors(ctx, pairs, [(start, j)], rng)
+
+
+def _take_tractors(
+    ctx: TrumpContext, pairs: list[int], plan: list[tuple[int, int]], rng: random.Random
+) -> list[int]:
+    """Cards for tractors ``(lowest order, length)``, picking at random among equal pairs.
+
+    Removes the pairs used from ``pairs``.
+    """
+    order = ctx.order
+    out: list[int] = []
+    for start, j in plan:
+        for o in range(start, start + j):
+            c = rng.choice([p for p in pairs if order[p] == o])
+            pairs.remove(c)
+            out += (c, c)
+    return out
+
+
+# ---- following -------------------------------------------------------------------
+
+
+def check_follow(
+    ctx: TrumpContext, lead: Sequence[int], hand: Sequence[int], play: Sequence[int]
+) -> None:
+    """Raise IllegalAction unless ``play`` (from ``hand``) legally follows ``lead`` (8.1)."""
+    info = lead_summary(ctx, tuple(lead))
+    missing = _missing(hand, play)
+    if missing:
+        raise IllegalAction(NOT_IN_HAND, cards=missing)
+    n = info.size
+    if len(play) != n:
+        raise IllegalAction(WRONG_COUNT, required=n, played=len(play))
+    cls = ctx.suit_class
+    klass = info.klass
+    h = 0
+    for c in hand:
+        if cls[c] == klass:
+            h += 1
+    played = 0
+    for c in play:
+        if cls[c] == klass:
+            played += 1
+    if played < h and played < n:
+        raise IllegalAction(MUST_FOLLOW_SUIT, suit_class=klass, required=min(h, n), played=played)
+    if h <= n:  # the whole class goes: nothing left to choose
+        return
+    if not info.pairs:
+        return
+    hand_pairs = pair_ids(ctx, hand, klass)
+    if not hand_pairs:
+        return
+    play_pairs = pair_ids(ctx, play, klass)
+    if info.caps:
+        need = tractor_cover(profile_of(ctx, hand_pairs, klass), info.caps)
+        if need:
+            got = tractor_cover(profile_of(ctx, play_pairs, klass), info.caps)
+            if got < need:
+                raise IllegalAction(MUST_PLAY_TRACTOR, required=need, played=got)
+    need = min(len(hand_pairs), info.pairs)
+    got = min(len(play_pairs), info.pairs)
+    if got < need:
+        raise IllegalAction(MUST_PLAY_PAIR, required=need, played=got)
+
+
+def is_legal_follow(
+    ctx: TrumpContext, lead: Sequence[int], hand: Sequence[int], play: Sequence[int]
+) -> bool:
+    try:
+        check_follow(ctx, lead, hand, play)
+    except IllegalAction:
+        return False
+    return True
+
+
+def random_follow(
+    ctx: TrumpContext, lead: Sequence[int], hand: Sequence[int], rng: random.Random
+) -> list[int]:
+    """A random legal follow: required tractors and pairs chosen at random, then random fill."""
+    info = lead_summary(ctx, tuple(lead))
+    n, klass = info.size, info.klass
+    cls = ctx.suit_class
+    same = [c for c in hand if cls[c] == klass]
+    if len(same) <= n:
+        others = [c for c in hand if cls[c] != klass]
+        return same + rng.sample(others, n - len(same))
+    chosen: list[int] = []
+    if info.pairs:
+        pairs = pair_ids(ctx, same, klass)
+        covered = 0
+        if info.caps and pairs:
+            covered, plan = cover_plan(profile_of(ctx, pairs, klass), info.caps, rng)
+            chosen = _take_tractors(ctx, pairs, plan, rng)
+        for c in rng.sample(pairs, min(len(pairs), info.pairs - covered)):
+            chosen += (c, c)
+    rest = list(same)
+    for c in chosen:
+        rest.remove(c)
+    return chosen + rng.sample(rest, n - len(chosen))
+
+
+# ---- the winner ------------------------------------------------------------------
+
+
+def trick_winner(ctx: TrumpContext, plays: Sequence[Sequence[int]]) -> int:
+    """Index of the winning play (section 8.2); ``plays[0]`` is the lead, taken as allowed."""
+    info = lead_summary(ctx, tuple(plays[0]))
+    klass = info.klass
+    cls = ctx.suit_class
+    if len(info.units) == 1:
+        pairs = info.units[0].pairs
+        best, best_key = 0, (0, info.units[0].top)
+        for i in range(1, len(plays)):
+            play = plays[i]
+            c0 = cls[play[0]]
+            if c0 != klass and c0 != TRUMP:
+                continue
+            units = decompose(ctx, play)
+            if units is None or len(units) != 1 or units[0].pairs != pairs:
+                continue
+            key = (0 if c0 == klass else 1, units[0].top)
+            if key > best_key:
+                best, best_key = i, key
+        return best
+    if klass == TRUMP:  # a throw of trumps: nobody can ruff it
+        return 0
+    best, best_top = 0, -1
+    for i in range(1, len(plays)):
+        top = ruff_top(ctx, info, plays[i])
+        if top > best_top:
+            best, best_top = i, top
+    return best
+
+
+def ruff_top(ctx: TrumpContext, info: Lead, play: Sequence[int]) -> int:
+    """For a shape-matching ruff of an off-suit lead: its comparison rank, else -1.
+
+    The rank is the top of the highest unit of the kind and size of the lead's
+    largest unit that a valid assignment of the ruff to the lead can use.
+    """
+    cls, order = ctx.suit_class, ctx.order
+    for c in play:
+        if cls[c] != TRUMP:
+            return -1
+    pairs = pair_ids(ctx, play, TRUMP)
+    if len(pairs) < info.pairs:
+        return -1
+    if info.caps:
+        prof = profile_of(ctx, pairs, TRUMP)
+        if len(info.caps) == 1:
+            return best_tractor_top(prof, info.caps[0])
+        if not can_place(prof, info.caps):
+            return -1
+        return best_placed_top(prof, info.caps)
+    if info.pairs:
+        return max(order[c] for c in pairs)
+    return max(order[c] for c in play)
+
+
+# ---- throws ----------------------------------------------------------------------
+
+
+def check_throw(
+    ctx: TrumpContext, throw: Sequence[int], others: Sequence[Sequence[int]]
+) -> list[int] | None:
+    """None if the throw is allowed (8.3), else the cards that must be played instead.
+
+    Each unit must be the highest of its kind and size in its class against every
+    other hand. A failed throw forces its lowest beatable unit (by top, then the
+    smaller unit, then display order). A one-unit lead is always allowed.
+    """
+    info = lead_summary(ctx, tuple(throw))
+    if len(info.units) == 1:
+        return None
+    klass = info.klass
+    cls, order = ctx.suit_class, ctx.order
+    best_single = best_pair = -1
+    profiles: list[tuple[int, ...]] = []
+    for hand in others:
+        for c in hand:
+            if cls[c] == klass and order[c] > best_single:
+                best_single = order[c]
+        pairs = pair_ids(ctx, hand, klass)
+        if pairs:
+            best_pair = max(best_pair, max(order[c] for c in pairs))
+            profiles.append(profile_of(ctx, pairs, klass))
+    beaten: list[Unit] = []
+    for u in info.units:
+        if u.pairs == 0:
+            rival = best_single
+        elif u.pairs == 1:
+            rival = best_pair
+        else:
+            rival = max((best_tractor_top(p, u.pairs) for p in profiles), default=-1)
+        if rival > u.top:
+            beaten.append(u)
+    if not beaten:
+        return None
+    key = ctx.sort_key
+    forced = min(beaten, key=lambda u: (u.top, u.pairs, key[u.cards[0]]))
+    return list(forced.cards)
