@@ -260,9 +260,11 @@ async def send_photo(core: TelegramCore, p: Params) -> JSON:
     chat = core.writable_chat(p.chat_id())
     core.charge("sendPhoto", chat)
     photo = p.str("photo")
-    if not photo:
+    if "photo" in p.files:  # a direct upload is a multipart part named after the field
+        content = p.files["photo"]
+    elif not photo:
         raise bad_request("there is no photo in the request")
-    if photo.startswith("attach://"):
+    elif photo.startswith("attach://"):
         content = p.files.get(photo.removeprefix("attach://"))
         if content is None:
             raise bad_request("wrong file identifier/HTTP URL specified")
