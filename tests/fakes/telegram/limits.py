@@ -26,8 +26,8 @@ class RateLimits:
     """Strict limits; pass to the world to get 429s. Defaults follow Telegram's FAQ."""
 
     group_per_minute: int = 20
-    private_burst: int = 3  # back-to-back messages tolerated in one private chat...
-    private_window: float = 3.0  # ...within this window, i.e. ~1 per second sustained
+    private_per_second: float = 1.0  # sustained rate in one private chat...
+    private_burst: int = 3  # ...after a tolerated burst of this many (a token bucket)
     global_per_second: int = 30
 
 
@@ -46,12 +46,12 @@ class Accounting:
         self, limits: RateLimits, chat_id: int, is_group: bool, now: float
     ) -> int | None:
         """Seconds to wait if one more call now would break a limit, else None."""
-        checks = [(self.overall, limits.global_per_second, 1.0)]
+        waits = [_wait(self.overall, limits.global_per_second, 1.0, now)]
         if is_group:
-            checks.append((self.by_chat[chat_id], limits.group_per_minute, 60.0))
+            waits.append(_wait(self.by_chat[chat_id], limits.group_per_minute, 60.0, now))
         else:
-            checks.append((self.by_chat[chat_id], limits.private_burst, limits.private_window))
-        waits = [_wait(times, limit, window, now) for times, limit, window in checks]
+            rate, burst = limits.private_per_second, limits.private_burst
+            waits.append(_bucket_wait(self.by_chat[chat_id], rate, burst, now))
         worst = max(waits)
         return worst if worst > 0 else None
 
@@ -73,3 +73,16 @@ def _wait(times: list[float], limit: int, window: float, now: float) -> int:
     # The call may go through once enough old calls have left the window.
     oldest_needed = sorted(recent)[len(recent) - limit]
     return max(1, math.ceil(oldest_needed + window - now))
+
+
+def _bucket_wait(times: list[float], rate: float, burst: int, now: float) -> int:
+    """Token bucket: `burst` tokens, refilled at `rate` per second, one per call."""
+    tokens = float(burst)
+    last = times[0] if times else now
+    for when in times:
+        tokens = min(float(burst), tokens + (when - last) * rate) - 1
+        last = when
+    tokens = min(float(burst), tokens + (now - last) * rate)
+    if tokens >= 1:
+        return 0
+    return max(1, math.ceil((1 - tokens) / rate))
