@@ -126,7 +126,6 @@ class FakeTelegram:
                 yield app
             finally:
                 self._apps.remove(app)
-                self.core._wakeup.set()  # let the pending long poll return promptly
                 await app.updater.stop()
                 await app.stop()
 
