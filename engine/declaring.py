@@ -195,7 +195,12 @@ class Declaring(BaseModel):
     # ---- the door -------------------------------------------------------------
 
     def show(self, seat: int, cards: Sequence[int], window: Window) -> None:
-        """Apply a show or raise IllegalAction (then nothing changed)."""
+        """Apply a show or raise IllegalAction (then nothing changed).
+
+        Reasons: ``invalid_show`` (not a show, or jokers before any declaration),
+        ``show_too_weak``, ``cannot_overturn_self``, ``not_allowed_to_declare``,
+        ``declaring_closed`` (the window does not take this action; see the module).
+        """
         action, shown = self._plan(seat, cards, window)
         self.shows.append(ShowRecord(seat=seat, cards=shown.cards, kind=action))
         self.strength = shown.strength
