@@ -1,0 +1,149 @@
+"""Throws (甩牌, RULES.md section 8.3): allowed throws and the forced play of a failed one."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.cards import SUITS, format_cards, new_shoe, parse_cards, parse_rank
+from engine.ranking import TrumpContext
+from engine.tricks import check_throw
+from engine.units import decompose
+
+CASES = Path("/work/shared/rules/cases")
+
+
+def ctx_of(level: str, trump: str) -> TrumpContext:
+    return TrumpContext(parse_rank(level), None if trump == "none" else SUITS.index(trump))
+
+
+def load_cases(name: str) -> list[dict]:
+    path = CASES / f"{name}.jsonl"
+    if not path.exists():
+        return []
+    lines = (line.strip() for line in path.read_text(encoding="utf-8").splitlines())
+    return [json.loads(line) for line in lines if line and not line.startswith("#")]
+
+
+L10H = ctx_of("10", "H")
+L2H = ctx_of("2", "H")
+
+
+def forced(ctx: TrumpContext, throw: str, *others: str) -> str | None:
+    """The forced play as notation, or None when the throw is allowed."""
+    f = check_throw(ctx, parse_cards(throw), [parse_cards(o) for o in others])
+    return None if f is None else format_cards(f)
+
+
+def test_one_unit_lead_is_never_a_throw():
+    assert forced(L10H, "5S", "AS", "KS", "QS") is None
+    assert forced(L10H, "5S 5S 4S 4S", "AS AS KS KS", "QS", "JS") is None
+
+
+def test_throw_of_unbeatable_units_is_allowed():
+    assert forced(L10H, "9S 8S 8S 4S 4S", "7S 3S", "6S", "2S") is None
+
+
+def test_failed_throw_single_beaten_forces_the_single():
+    # the seeds' 98844 (level 10): another player holds the J
+    assert forced(L10H, "9S 8S 8S 4S 4S", "JS 3S", "2S", "7S") == "9S"
+
+
+def test_failed_throw_forces_the_lowest_beatable_unit():
+    # Q Q beats the 9, the 8 8 and the 4 4: the lowest, 4 4, must be played
+    assert forced(L10H, "9S 8S 8S 4S 4S", "QS QS", "2S", "3S") == "4S 4S"
+    assert forced(L10H, "9S 8S 8S 4S 4S", "5S 5S", "2S", "3S") == "4S 4S"
+
+
+def test_partner_holdings_count_too():
+    assert forced(L10H, "AS KS", "2S", "3S", "QS JS") is None
+    assert forced(L10H, "AS QS", "2S", "KS", "3S") == "QS"
+
+
+def test_pair_inside_a_tractor_beats_a_thrown_pair():
+    assert forced(L2H, "AC JC JC", "KC KC QC QC", "3C", "4C") == "JC JC"
+
+
+def test_thrown_pair_is_beaten_only_by_a_higher_pair_not_singles():
+    assert forced(L2H, "KC JC JC", "QC", "KC", "3C 3C") is None
+    assert forced(L2H, "KC JC JC", "QC QC", "", "3C") == "JC JC"
+
+
+def test_thrown_tractor_is_beaten_by_a_higher_tractor_of_the_same_length():
+    assert forced(L2H, "5S 5S 4S 4S AS", "7S 7S 6S 6S", "3S", "2C") == "5S 5S 4S 4S"
+
+
+def test_longer_tractor_contains_a_higher_same_length_one():
+    assert forced(L2H, "JS JS 10S 10S 3S 3S", "AS AS KS KS QS QS", "4S", "5C") == "3S 3S"
+    assert forced(L2H, "JS JS 10S 10S AS", "KS KS QS QS 9S 9S", "4S", "5C") == "JS JS 10S 10S"
+
+
+def test_lower_tractor_or_higher_pairs_do_not_beat_a_thrown_tractor():
+    assert forced(L2H, "AS AS KS KS 8S 8S", "QS QS JS JS 10S 10S", "3S", "4S") == "8S 8S"
+    assert forced(L2H, "QS QS JS JS AS", "KS KS 9S 9S", "AS", "3C") is None
+
+
+def test_tractor_across_the_level_gap_in_a_throw():
+    # level 10: J J 9 9 is a tractor; K K Q Q beats it, Q Q 8 8 does not
+    assert forced(L10H, "JS JS 9S 9S AS", "QS QS 8S 8S", "3S", "4S") is None
+    assert forced(L10H, "JS JS 9S 9S AS", "KS KS QS QS", "3S", "4S") == "JS JS 9S 9S"
+
+
+def test_trump_throw_level_cards_and_jokers_count():
+    assert forced(L10H, "AH AH KH", "10S", "3H", "4H") == "KH"
+    assert forced(L10H, "BJ BJ LJ", "10H 10H", "3H", "4H") is None
+    assert forced(L10H, "10H 10H BJ", "LJ LJ", "3H", "4H") == "10H 10H"
+
+
+def test_equal_strength_does_not_beat_a_thrown_card():
+    assert forced(L10H, "BJ 10C", "10D", "3H", "10S") is None
+    assert forced(L10H, "BJ 10C", "10H", "3H", "4H") == "10C"
+
+
+def test_forced_unit_on_equal_rank_is_the_smaller():
+    assert forced(L10H, "10C 10D 10D", "10H 10H", "3H", "4H") == "10C"
+
+
+def test_forced_unit_on_equal_rank_and_size_is_first_in_display_order():
+    assert forced(L10H, "10D 10C BJ", "10H", "3H", "4H") == "10C"
+
+
+def test_other_suits_never_beat_a_throw():
+    assert forced(L2H, "AS KS", "AC AC", "BJ BJ", "AD") is None
+
+
+@pytest.mark.parametrize("case", load_cases("throw"), ids=lambda c: c["id"])
+def test_public_throw_case(case):
+    c = case["context"]
+    f = check_throw(
+        ctx_of(c["level"], c["trump"]),
+        parse_cards(case["input"]["throw"]),
+        [parse_cards(o) for o in case["input"]["others"]],
+    )
+    got = {"ok": f is None, "forced": "" if f is None else format_cards(f)}
+    assert got == case["expect"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 12), st.one_of(st.none(), st.integers(0, 3)), st.integers(0, 2**32))
+def test_forced_play_is_one_unit_of_the_throw(level, trump, seed):
+    ctx = TrumpContext(level, trump)
+    rng = random.Random(seed)
+    shoe = new_shoe()
+    rng.shuffle(shoe)
+    hands = [shoe[i * 25 : (i + 1) * 25] for i in range(4)]
+    klass = ctx.suit_class[hands[0][0]]
+    same = [c for c in hands[0] if ctx.suit_class[c] == klass]
+    throw = rng.sample(same, rng.randint(1, len(same)))
+    result = check_throw(ctx, throw, hands[1:])
+    if result is None:
+        return
+    units = decompose(ctx, result)
+    assert units is not None and len(units) == 1
+    assert all(result.count(c) <= throw.count(c) for c in result)
+    assert len(decompose(ctx, throw)) > 1
