@@ -206,3 +206,41 @@ async def test_accounting_and_clock() -> None:
         assert world.max_calls_in_window(table, 120) == 6
         edits = world.requests("editMessageText", table)
         assert edits[0].ok and edits[0].time == clock.now()
+
+
+async def test_readme_example() -> None:
+    from telegram.ext import CallbackQueryHandler, CommandHandler
+
+    async def newgame(update: Update, context: Any) -> None:
+        buttons = [
+            [InlineKeyboardButton("Join", url="https://t.me/ShengjiTestBot?start=g1")],
+            [InlineKeyboardButton("Deal", callback_data="deal")],
+        ]
+        await update.effective_message.reply_text(
+            "Table", reply_markup=InlineKeyboardMarkup(buttons)
+        )
+
+    async def start(update: Update, context: Any) -> None:
+        await update.effective_message.reply_text(f"Welcome {context.args}")
+
+    async def deal(update: Update, context: Any) -> None:
+        await update.callback_query.answer()
+
+    async with FakeTelegram(auto_settle=True) as world:
+        app = world.application_builder("inprocess").build()
+        app.add_handlers(
+            [CommandHandler("newgame", newgame), CommandHandler("start", start),
+             CallbackQueryHandler(deal)]
+        )  # fmt: skip
+        alice = world.user("Alice", language_code="zh-hans")
+        bob = world.user("Bob", username="bob")
+        table = world.group("Table", members=[bob], admins=[alice])
+        async with world.running(app):
+            await alice.send(table, "/newgame")
+            game = world.last_message(table, from_bot=True)
+            assert game.keyboard()[0] == [("Join", "https://t.me/ShengjiTestBot?start=g1")]
+            await bob.press(game, "Join")
+            assert world.last_message(bob, from_bot=True).text == "Welcome ['g1']"
+            press = await alice.press(game, data="deal")
+            assert press.answered and not press.show_alert
+        assert world.max_calls_in_window(table, 60) <= 20
