@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.cards import SUITS, parse_cards, parse_rank
 from engine.ranking import TrumpContext
@@ -153,3 +155,54 @@ def test_public_shape_case(case):
     units = decompose(case_ctx(case), parse_cards(case["input"]["cards"]))
     got = {"valid": units is not None, "shape": shape_names(units) if units else []}
     assert got == case["expect"]
+
+
+# ---- decomposition against brute force -------------------------------------------------
+
+# Trump-heavy pool at level 3, trump H: off-suit 3s (and 2s with permanent_twos) stack up
+# at one order, so chains can branch.
+TRUMP_POOL = parse_cards("3S 3C 3D 3H 2S 2C 2H AH KH QH") + parse_cards("LJ BJ")
+
+
+def best_chain_score(ctx: TrumpContext, pairs: list[int]) -> tuple[int, int]:
+    """(pairs in tractors, -tractors) of the best split of pairs into chains, exhaustively."""
+    order = ctx.order
+    pairs = sorted(pairs, key=order.__getitem__)
+
+    def split(i: int, chains: tuple[tuple[int, ...], ...]) -> tuple[int, int]:
+        if i == len(pairs):
+            long = [c for c in chains if len(c) >= 2]
+            return sum(map(len, long)), -len(long)
+        p = pairs[i]
+        options = [split(i + 1, (*chains, (p,)))]
+        for j, chain in enumerate(chains):
+            if order[chain[-1]] + 1 == order[p]:
+                grown = (*chains[:j], (*chain, p), *chains[j + 1 :])
+                options.append(split(i + 1, grown))
+        return max(options)
+
+    return split(0, ())
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(TRUMP_POOL), unique=True, min_size=1),
+    st.lists(st.sampled_from(TRUMP_POOL), max_size=3),
+    st.booleans(),
+)
+def test_decomposition_puts_most_cards_in_fewest_tractors(paired, singles, permanent_twos):
+    ctx = TrumpContext(1, 1, permanent_twos)
+    paired = [c for c in paired if ctx.is_trump(c)]  # 2S, 2C are trumps only as permanent 2s
+    singles = [c for c in singles if c not in paired and ctx.is_trump(c)]
+    if not paired:
+        return
+    cards = [c for c in paired for _ in (0, 1)] + list(dict.fromkeys(singles))
+    units = decompose(ctx, cards)
+    assert sorted(c for u in units for c in u.cards) == sorted(cards)
+    tractors = [u for u in units if u.pairs >= 2]
+    score = (sum(u.pairs for u in tractors), -len(tractors))
+    assert score == best_chain_score(ctx, paired)
+    for u in tractors:  # each tractor really is a chain of pairs, strongest first
+        orders = [ctx.order[c] for c in u.cards[::2]]
+        assert orders == list(range(u.top, u.top - u.pairs, -1))
+        assert u.cards[::2] == u.cards[1::2]
