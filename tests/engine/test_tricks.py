@@ -30,6 +30,7 @@ from engine.tricks import (
     lead_summary,
     random_follow,
     random_lead,
+    ruff_top,
     trick_winner,
 )
 from engine.units import pair_ids, shape_names
@@ -546,3 +547,61 @@ def small_follows(draw):
 def test_check_follow_agrees_with_brute_force_formal_rule(case):
     ctx, lead, hand, play = case
     assert is_legal_follow(ctx, lead, hand, play) == reference_legal(ctx, lead, hand, play)
+
+
+# A brute-force reference of ruff shape matching and over-ruff ranks (section 8.2).
+
+RUFF_POOL = parse_cards("3S 3C 3H 2S 2C 2H AH KH QH JH 9H 8H") + [LJ, BJ]
+SPADES = parse_cards("AS KS QS JS 10S 9S 8S 7S 6S 5S 4S")
+
+
+def reference_ruff_top(ctx: TrumpContext, lead: list[int], play: list[int]) -> int:
+    """The ruff's rank by exhaustive assignment of its units to the led units, or -1."""
+    if any(not ctx.is_trump(c) for c in play):
+        return -1
+    info = lead_summary(ctx, tuple(lead))
+    order = ctx.order
+    pairs = pair_ids(ctx, play, 4)
+    chains = [
+        chain
+        for n in range(2, len(pairs) + 1)
+        for chain in itertools.permutations(pairs, n)
+        if all(order[b] == order[a] + 1 for a, b in itertools.pairwise(chain))
+    ]
+    tops: list[int] = []  # top of the unit given to the first (largest) led tractor
+
+    def assign(i: int, used: frozenset[int], first_top: int) -> None:
+        if i == len(info.caps):
+            if len(pairs) - len(used) >= info.loose_pairs:
+                tops.append(first_top)
+            return
+        for chain in chains:
+            if len(chain) == info.caps[i] and used.isdisjoint(chain):
+                assign(i + 1, used | frozenset(chain), order[chain[-1]] if i == 0 else first_top)
+
+    assign(0, frozenset(), -1)
+    if not tops:
+        return -1
+    if info.caps:
+        return max(tops)
+    if info.pairs:
+        return max(order[c] for c in pairs)
+    return max(order[c] for c in play)
+
+
+@st.composite
+def ruffs(draw):
+    ctx = TrumpContext(1, 1, draw(st.booleans()))  # level 3, trump H
+    lead = with_copies(draw, draw(st.lists(st.sampled_from(SPADES), min_size=2, unique=True)), 8)
+    trumps = [c for c in RUFF_POOL if ctx.is_trump(c)]
+    play = with_copies(draw, draw(st.lists(st.sampled_from(trumps), unique=True)), len(lead))
+    play += draw(st.lists(st.sampled_from(trumps), min_size=len(lead) - len(play)))
+    return ctx, lead, play[: len(lead)]
+
+
+@settings(max_examples=400, deadline=None)
+@given(ruffs())
+def test_ruff_rank_agrees_with_brute_force_assignment(case):
+    ctx, lead, play = case
+    info = lead_summary(ctx, tuple(lead))
+    assert ruff_top(ctx, info, play) == reference_ruff_top(ctx, lead, play)
