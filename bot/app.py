@@ -1,0 +1,105 @@
+"""Build the Application: handlers, the per-game update processor, the store, the timers."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telegram import BotCommand, Update
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+)
+from telegram.request import BaseRequest
+
+from bot import timers
+from bot.config import Settings
+from bot.game import GameService
+from bot.handlers.lobby import newgame, start
+from bot.handlers.play import on_callback
+from bot.handlers.rules import rules_cmd
+from bot.handlers.settings import settings_cmd, startlevel_cmd
+from bot.outbox import Clock, LoopClock, Outboxes
+from bot.processor import GameUpdateProcessor
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
+
+
+def build_application(
+    settings: Settings,
+    *,
+    request: BaseRequest | None = None,
+    get_updates_request: BaseRequest | None = None,
+    clock: Clock | None = None,
+    rate_limiter: bool = True,
+) -> Application[Any, Any, Any, Any, Any, Any]:
+    builder = (
+        ApplicationBuilder()
+        .token(settings.bot_token)
+        .base_url(settings.telegram_base_url)
+        .concurrent_updates(GameUpdateProcessor())
+        .post_init(_post_init)
+        .post_shutdown(_post_shutdown)
+    )
+    if rate_limiter:  # a backstop: the outboxes pace group updates themselves
+        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
+    if request is not None:
+        builder = builder.request(request)
+    if get_updates_request is not None:
+        builder = builder.get_updates_request(get_updates_request)
+    app = builder.build()
+    app.bot_data["settings"] = settings
+    app.bot_data["clock"] = clock or LoopClock()
+    app.add_handler(CommandHandler("newgame", newgame))
+    app.add_handler(CommandHandler("start", start))
+    app.add_handler(CommandHandler("rules", rules_cmd))
+    app.add_handler(CommandHandler(["settings", "lang"], settings_cmd))
+    app.add_handler(CommandHandler("startlevel", startlevel_cmd))
+    app.add_handler(CallbackQueryHandler(on_callback))
+    app.add_error_handler(_on_error)
+    return app
+
+
+async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    settings: Settings = app.bot_data["settings"]
+    store = await Store(settings.database_path).open()
+    outboxes = Outboxes(
+        app.bot,
+        app.bot_data["clock"],
+        settings.group_interval_seconds,
+        settings.dm_interval_seconds,
+    )
+    service = GameService(settings, store, outboxes, app.bot_data["clock"])
+    service.bot_username = app.bot.username
+    assert app.job_queue is not None, "python-telegram-bot[job-queue] is required"
+    timers.attach(service, app.job_queue)
+    app.bot_data["service"] = service
+    n = await service.resume_all()
+    log.info("resumed %d open games", n)
+    try:
+        await app.bot.set_my_commands(
+            [
+                BotCommand("newgame", "new game / 开新局"),
+                BotCommand("rules", "rules / 规则"),
+                BotCommand("settings", "language, preset / 语言、规则"),
+            ]
+        )
+    except Exception as e:  # cosmetic: never block start-up on it
+        log.info("set_my_commands failed: %s", e)
+
+
+async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    service: GameService | None = app.bot_data.get("service")
+    if service is not None:
+        await service.outboxes.close()
+        await service.store.close()
+
+
+async def _on_error(update: object, context: Any) -> None:
+    log.error("update %s caused an error", update, exc_info=context.error)

@@ -1,0 +1,132 @@
+"""Compact callback data and deep-link payloads (Telegram: callback_data ≤ 64 bytes).
+
+Callback data is ``kind|game|hand|version|arg``: the game id, the hand number and the
+engine's state version (base 36), so a press on an old hand's or an old trick's
+button is recognised as stale. Nothing is trusted: every press is checked against
+the game (seat, phase, version) before anything changes. Cards are one character
+each from a 64-letter alphabet.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.cards import NUM_DISTINCT
+
+_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
+_CARD_CHARS = _ALPHABET[:NUM_DISTINCT]
+_B36 = re.compile(r"^[0-9a-z]{1,12}$")
+MAX_BYTES = 64
+
+# Kinds of game buttons (one letter each).
+GAME_KINDS = frozenset("LCRSXTPHDBNAGVWO")
+# L leave, C add computer, R remove computer, S start, X cancel,
+# T toggle card, P play/bury selection, H hint, D show (declare/overturn), B bury (unused),
+# N pass (overturn window), A back from auto-play, G next hand, V redeal, W open DM, O clear
+
+
+class BadData(ValueError):
+    """Callback data or a payload that this bot did not produce."""
+
+
+def b36(n: int) -> str:
+    if n < 0:
+        raise ValueError("negative")
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out
+
+
+def from_b36(s: str) -> int:
+    if not _B36.match(s):
+        raise BadData(s)
+    return int(s, 36)
+
+
+def encode_cards(cards: list[int]) -> str:
+    return "".join(_CARD_CHARS[c] for c in cards)
+
+
+def decode_cards(s: str) -> list[int]:
+    try:
+        return [_CARD_CHARS.index(ch) for ch in s]
+    except ValueError:
+        raise BadData(s) from None
+
+
+@dataclass(frozen=True)
+class Press:
+    kind: str
+    game: int
+    hand: int
+    version: int
+    arg: str = ""
+
+    def encode(self) -> str:
+        data = f"{self.kind}|{b36(self.game)}|{b36(self.hand)}|{b36(self.version)}|{self.arg}"
+        if len(data.encode()) > MAX_BYTES:
+            raise ValueError(f"callback data too long: {data!r}")
+        return data
+
+    @property
+    def cards(self) -> list[int]:
+        return decode_cards(self.arg)
+
+
+def decode(data: str | None) -> Press:
+    if not data or len(data.encode()) > MAX_BYTES:
+        raise BadData(data)
+    parts = data.split("|")
+    if len(parts) != 5 or parts[0] not in GAME_KINDS:
+        raise BadData(data)
+    kind, game, hand, version, arg = parts
+    if arg and not all(ch in _ALPHABET for ch in arg):
+        raise BadData(data)
+    return Press(kind, from_b36(game), from_b36(hand), from_b36(version), arg)
+
+
+def game_of(data: str | None) -> int | None:
+    """The game id a press claims, for routing only (None if unreadable)."""
+    try:
+        return decode(data).game
+    except BadData:
+        return None
+
+
+# Settings buttons carry no game: "cfg|<key>|<value>".
+def settings_data(key: str, value: str) -> str:
+    return f"cfg|{key}|{value}"
+
+
+def decode_settings(data: str) -> tuple[str, str]:
+    parts = data.split("|")
+    if len(parts) != 3 or parts[0] != "cfg":
+        raise BadData(data)
+    return parts[1], parts[2]
+
+
+# Deep links: /start j<game>_<seat>  (seat 0..3); /start g<game> opens the DM for a game.
+_JOIN = re.compile(r"^j([0-9a-z]{1,12})_([0-3])$")
+_OPEN = re.compile(r"^g([0-9a-z]{1,12})$")
+
+
+def join_payload(game: int, seat: int) -> str:
+    return f"j{b36(game)}_{seat}"
+
+
+def open_payload(game: int) -> str:
+    return f"g{b36(game)}"
+
+
+def decode_payload(payload: str) -> tuple[str, int, int | None]:
+    """('join', game, seat) or ('open', game, None); BadData otherwise."""
+    if m := _JOIN.match(payload):
+        return "join", int(m.group(1), 36), int(m.group(2))
+    if m := _OPEN.match(payload):
+        return "open", int(m.group(1), 36), None
+    raise BadData(payload)

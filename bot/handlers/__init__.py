@@ -1,0 +1,42 @@
+"""Update handlers: short functions that parse the update, call GameService, answer."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot import i18n
+from bot.game import GameService
+
+
+def service(context: ContextTypes.DEFAULT_TYPE) -> GameService:
+    return context.application.bot_data["service"]
+
+
+async def chat_lang(context: ContextTypes.DEFAULT_TYPE, update: Update) -> str:
+    """The group's language, else the user's Telegram language, else the default."""
+    svc = service(context)
+    chat = update.effective_chat
+    group_lang = None
+    if chat is not None and chat.type != "private":
+        group_lang = (await svc.store.chat_settings(chat.id)).lang
+    user = update.effective_user
+    return i18n.pick(
+        group_lang, user.language_code if user else None, svc.settings.default_language
+    )
+
+
+async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
+    try:
+        member = await context.bot.get_chat_member(chat_id, user_id)
+    except Exception:  # the check is a courtesy: on failure only the creator may act
+        return False
+    return member.status in ("creator", "administrator")
+
+
+async def is_member(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
+    try:
+        member = await context.bot.get_chat_member(chat_id, user_id)
+    except Exception:  # unknown: let them in rather than lock out a real member
+        return True
+    return member.status not in ("left", "kicked")

@@ -1,0 +1,82 @@
+"""/newgame in a group, /start <payload> in the DM (the deep-link join), lobby buttons."""
+
+from __future__ import annotations
+
+from html import escape
+
+from telegram import Update
+from telegram.constants import ParseMode
+from telegram.ext import ContextTypes
+
+from bot import codec, i18n
+from bot.handlers import chat_lang, is_member, service
+from bot.i18n import t
+
+ANONYMOUS_ADMIN = 1087968824  # @GroupAnonymousBot
+
+
+def display_name(user) -> str:  # noqa: ANN001 - telegram.User
+    name = user.full_name or user.username or str(user.id)
+    return name[:32]
+
+
+async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    msg, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if msg is None or chat is None:
+        return
+    lang = await chat_lang(context, update)
+    if chat.type == "private":
+        await msg.reply_text(t(lang, "newgame.private"))
+        return
+    if chat.type == "channel":
+        return
+    if user is None or msg.sender_chat is not None or user.is_bot or user.id == ANONYMOUS_ADMIN:
+        await msg.reply_text(t(lang, "newgame.anonymous"))
+        return
+    svc = service(context)
+    thread = msg.message_thread_id if msg.is_topic_message else None
+    game, created = await svc.new_game(chat.id, thread, chat.title or "", user.id, lang)
+    if not created:
+        lobby_id = game.rec.group_messages.get(f"g{game.rec.id}:lobby")
+        await msg.reply_text(
+            t(lang, "newgame.exists"),
+            reply_to_message_id=lobby_id or msg.message_id,
+            allow_sending_without_reply=True,
+        )
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    msg, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if msg is None or chat is None or user is None:
+        return
+    svc = service(context)
+    lang = await chat_lang(context, update)
+    if chat.type != "private":
+        await msg.reply_text(t(lang, "start.group"))
+        return
+    await svc.store.mark_dm_ok(user.id, i18n.normalize(user.language_code))
+    payload = context.args[0] if context.args else ""
+    if not payload:
+        await msg.reply_text(t(lang, "start.welcome"))
+        return
+    try:
+        kind, game_id, seat = codec.decode_payload(payload)
+    except codec.BadData:
+        await msg.reply_text(t(lang, "start.bad_link"))
+        return
+    game = await svc.get(game_id)
+    if game is None:
+        await msg.reply_text(t(lang, "join.no_game"))
+        return
+    lang = game.rec.lang
+    group = escape(game.rec.chat_title or "?")
+    if kind == "open":
+        key = await svc.open_dm(game_id, user.id)
+    elif not await is_member(context, game.rec.chat_id, user.id):
+        key = "join.not_member"
+    else:
+        assert seat is not None
+        key = await svc.join(
+            game_id, seat, user.id, display_name(user), i18n.normalize(user.language_code)
+        )
+    await msg.reply_text(t(lang, key, group=group, seat=(seat or 0) + 1), parse_mode=ParseMode.HTML)

@@ -1,0 +1,47 @@
+"""Message catalogs (zh_CN, en) and the lookup.
+
+Every user-facing sentence lives in ``zh_CN.json`` and ``en.json`` under the same key;
+``{name}`` placeholders are filled by :func:`t`. The language is the group's setting,
+else the user's Telegram language, else the configured default.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+LANGS = ("zh", "en")
+_FILES = {"zh": "zh_CN.json", "en": "en.json"}
+
+
+@cache
+def catalog(lang: str) -> dict[str, str]:
+    path = Path(__file__).with_name(_FILES[lang])
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def normalize(code: str | None) -> str | None:
+    """Telegram's language_code (``zh-hans``, ``en-US``...) to one of LANGS, or None."""
+    if not code:
+        return None
+    code = code.lower()
+    if code.startswith("zh"):
+        return "zh"
+    if code.startswith("en"):
+        return "en"
+    return None
+
+
+def pick(group_lang: str | None, user_code: str | None, default: str = "zh") -> str:
+    return group_lang or normalize(user_code) or (default if default in LANGS else "zh")
+
+
+def t(lang: str, key: str, **kw: Any) -> str:
+    text = catalog(lang if lang in LANGS else "zh").get(key) or catalog("en").get(key) or key
+    return text.format(**kw) if kw else text
+
+
+def has(lang: str, key: str) -> bool:
+    return key in catalog(lang)

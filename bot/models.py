@@ -1,0 +1,79 @@
+"""The bot's saved records (pydantic): a game with its lobby, seats and message ids.
+
+The match itself is the engine's ``MatchState`` JSON (``match_json``); the bot never
+re-implements a rule, it only remembers who sits where and which messages show what.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Status = Literal["lobby", "running", "finished", "cancelled", "expired"]
+RUNNING_STATES: tuple[Status, ...] = ("lobby", "running")
+
+
+class Seat(BaseModel):
+    user_id: int | None = None
+    name: str = ""
+    computer: bool = False
+    lang: str | None = None
+    # 托管: the computer plays for this seat until the player acts again (RULES.md 13).
+    auto: bool = False
+    # the player's DM failed (blocked / never started): the game waits for them
+    dm_failed: bool = False
+    # cards tapped in the DM keyboard, not yet submitted
+    selection: list[int] = Field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return self.user_id is None and not self.computer
+
+    @property
+    def human(self) -> bool:
+        return self.user_id is not None and not self.computer
+
+
+class ChatSettings(BaseModel):
+    chat_id: int
+    lang: str | None = None
+    preset: str = "classic"
+    # start level (rank index 0 = '2' .. 12 = 'A'); a hidden admin option, also for tests
+    start_level: int = 0
+
+
+class GameRecord(BaseModel):
+    id: int = 0
+    chat_id: int
+    thread_id: int | None = None
+    chat_title: str = ""
+    creator_id: int
+    status: Status = "lobby"
+    lang: str = "zh"
+    preset: str = "classic"
+    start_level: int = 0
+    seed: int = 0
+    seats: list[Seat] = Field(default_factory=lambda: [Seat() for _ in range(4)])
+    created_at: float = Field(default_factory=time.time)
+    started_at: float | None = None
+    match_json: str | None = None
+    # message ids: group slot key -> id, and per seat the DM hand message
+    group_messages: dict[str, int] = Field(default_factory=dict)
+    dm_messages: dict[int, int] = Field(default_factory=dict)
+    # number of the hand in the match (1-based), for stale-button detection
+    hand_no: int = 0
+    # facts the group table shows about the hand (declarations, failed throws...)
+    events: list[str] = Field(default_factory=list)
+    paused: bool = False
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.user_id == user_id and not s.computer:
+                return i
+        return None
+
+    @property
+    def full(self) -> bool:
+        return all(not s.empty for s in self.seats)

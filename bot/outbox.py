@@ -1,0 +1,294 @@
+"""Paced, coalesced delivery of messages to one chat.
+
+Telegram allows about 20 bot calls a minute in a group, edits included, and about one
+a second in a private chat. Each chat has an :class:`Outbox`: the game only states
+what each message (a *slot*) should show now; the outbox makes at most one call per
+``interval`` seconds, always sending the newest state of the oldest changed slot, skips
+edits that would change nothing, and waits out a 429. Intermediate states are dropped,
+the final state never is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from telegram import Bot, InlineKeyboardMarkup, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+
+log = logging.getLogger(__name__)
+
+
+class Clock(Protocol):
+    def now(self) -> float: ...
+
+    async def sleep(self, seconds: float) -> None: ...
+
+
+class LoopClock:
+    def now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+
+@dataclass(frozen=True)
+class Content:
+    text: str
+    markup: InlineKeyboardMarkup | None = None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        m = json.dumps(self.markup.to_dict(), sort_keys=True) if self.markup else ""
+        return self.text, m
+
+
+@dataclass
+class Slot:
+    key: str
+    family: str | None
+    desired: Content | None
+    sent: Content | None = None
+    message_id: int | None = None
+    # send a fresh message (it notifies) and delete the previous one
+    resend: bool = False
+    oneshot: bool = False
+    thread_id: int | None = None
+    # what the owner last rendered into it (GameService: hand and turn of a DM hand)
+    mark: tuple[int, int | None] | None = None
+
+    @property
+    def dirty(self) -> bool:
+        if self.desired is None:
+            return False
+        if self.resend or self.message_id is None:
+            return True
+        return self.sent is None or self.sent.key != self.desired.key
+
+
+OnSent = Callable[[int, str, int], Awaitable[None]]
+OnForbidden = Callable[[int], Awaitable[None]]
+
+
+@dataclass
+class Outbox:
+    bot: Bot
+    chat_id: int
+    interval: float
+    clock: Clock
+    on_sent: OnSent | None = None
+    on_forbidden: OnForbidden | None = None
+    slots: dict[str, Slot] = field(default_factory=dict)
+    calls: int = 0
+    _last: float = float("-inf")
+    _wake: asyncio.Event = field(default_factory=asyncio.Event)
+    _idle: asyncio.Event = field(default_factory=asyncio.Event)
+    _task: asyncio.Task[None] | None = None
+
+    def put(
+        self,
+        key: str,
+        content: Content,
+        *,
+        family: str | None = None,
+        resend: bool = False,
+        oneshot: bool = False,
+        thread_id: int | None = None,
+    ) -> None:
+        """Make slot ``key`` show ``content`` (soon). A new slot of a family drops the
+        family's older slots that were never sent: their state lives on in the new one."""
+        slot = self.slots.get(key)
+        if slot is None:
+            if family is not None:
+                for k in [k for k, s in self.slots.items() if s.family == family]:
+                    if self.slots[k].message_id is None:
+                        del self.slots[k]
+            slot = self.slots[key] = Slot(
+                key, family, content, oneshot=oneshot, thread_id=thread_id
+            )
+        slot.desired = content
+        slot.resend = slot.resend or (resend and slot.message_id is not None)
+        self._kick()
+
+    def adopt(self, key: str, message_id: int, family: str | None = None) -> None:
+        """Remember a message sent before a restart; the next ``put`` edits it."""
+        self.slots[key] = Slot(key, family, None, message_id=message_id)
+
+    def message_id(self, key: str) -> int | None:
+        slot = self.slots.get(key)
+        return slot.message_id if slot else None
+
+    def _kick(self) -> None:
+        self._idle.clear()
+        self._wake.set()
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def drain(self) -> None:
+        if any(s.dirty for s in self.slots.values()):
+            self._kick()
+            await self._idle.wait()
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except (asyncio.CancelledError, Exception):
+                pass
+            self._task = None
+
+    def _next(self) -> Slot | None:
+        return next((s for s in self.slots.values() if s.dirty), None)
+
+    async def _run(self) -> None:
+        while True:
+            slot = self._next()
+            if slot is None:
+                self._prune()
+                self._idle.set()
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            wait = self._last + self.interval - self.clock.now()
+            if wait > 0:
+                await self.clock.sleep(wait)
+                continue  # pick again: newer states may have arrived meanwhile
+            self._last = self.clock.now()
+            try:
+                await self._deliver(slot)
+            except RetryAfter as e:
+                delay = e.retry_after
+                seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else delay
+                log.warning("429 in chat %s: waiting %ss", self.chat_id, seconds)
+                await self.clock.sleep(float(seconds))
+
+    async def _deliver(self, slot: Slot) -> None:
+        content = slot.desired
+        assert content is not None
+        try:
+            if slot.message_id is not None and not slot.resend:
+                try:
+                    await self._call_edit(slot.message_id, content)
+                except BadRequest as e:
+                    text = str(e).lower()
+                    if "not modified" in text:
+                        pass
+                    elif "not found" in text or "can't be edited" in text:
+                        slot.message_id = None
+                        return  # send a new one on the next turn
+                    else:
+                        raise
+            else:
+                old = slot.message_id if slot.resend else None
+                msg = await self._call_send(content, slot.thread_id)
+                slot.message_id = msg.message_id
+                slot.resend = False
+                if self.on_sent is not None:
+                    await self.on_sent(self.chat_id, slot.key, msg.message_id)
+                if old is not None:
+                    await self._delete(old)
+            slot.sent = content
+        except Forbidden as e:
+            log.info("chat %s refuses messages: %s", self.chat_id, e)
+            slot.sent, slot.desired = content, None
+            if self.on_forbidden is not None:
+                await self.on_forbidden(self.chat_id)
+        except RetryAfter:
+            raise
+        except TelegramError as e:
+            # a call that fails for another reason is not retried forever
+            log.warning("chat %s slot %s: %s", self.chat_id, slot.key, e)
+            slot.sent = content
+            if slot.message_id is None:
+                slot.desired = None
+
+    async def _call_send(self, content: Content, thread_id: int | None) -> Message:
+        self.calls += 1
+        return await self.bot.send_message(
+            self.chat_id,
+            content.text,
+            reply_markup=content.markup,
+            parse_mode=ParseMode.HTML,
+            message_thread_id=thread_id,
+            disable_web_page_preview=True,
+        )
+
+    async def _call_edit(self, message_id: int, content: Content) -> None:
+        self.calls += 1
+        await self.bot.edit_message_text(
+            content.text,
+            chat_id=self.chat_id,
+            message_id=message_id,
+            reply_markup=content.markup,
+            parse_mode=ParseMode.HTML,
+            disable_web_page_preview=True,
+        )
+
+    async def _delete(self, message_id: int) -> None:
+        self.calls += 1
+        try:
+            await self.bot.delete_message(self.chat_id, message_id)
+        except TelegramError as e:
+            log.info("could not delete %s in %s: %s", message_id, self.chat_id, e)
+
+    def _prune(self) -> None:
+        """Forget sent one-shot slots and family slots superseded by a newer one."""
+        newest: dict[str, str] = {}
+        for k, s in self.slots.items():
+            if s.family is not None:
+                newest[s.family] = k
+        for k in list(self.slots):
+            s = self.slots[k]
+            if s.dirty:
+                continue
+            if s.oneshot or (s.family is not None and newest[s.family] != k):
+                del self.slots[k]
+
+
+class Outboxes:
+    """One :class:`Outbox` per chat, created on first use."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        clock: Clock,
+        group_interval: float,
+        dm_interval: float,
+        on_sent: OnSent | None = None,
+        on_forbidden: OnForbidden | None = None,
+    ) -> None:
+        self.bot, self.clock = bot, clock
+        self.group_interval, self.dm_interval = group_interval, dm_interval
+        self.on_sent, self.on_forbidden = on_sent, on_forbidden
+        self._boxes: dict[int, Outbox] = {}
+
+    def get(self, chat_id: int) -> Outbox:
+        box = self._boxes.get(chat_id)
+        if box is None:
+            interval = self.dm_interval if chat_id > 0 else self.group_interval
+            box = Outbox(
+                self.bot,
+                chat_id,
+                interval,
+                self.clock,
+                on_sent=self.on_sent,
+                on_forbidden=self.on_forbidden,
+            )
+            self._boxes[chat_id] = box
+        return box
+
+    async def drain(self) -> None:
+        for box in list(self._boxes.values()):
+            await box.drain()
+
+    async def close(self) -> None:
+        for box in self._boxes.values():
+            await box.close()
+        self._boxes.clear()

@@ -1,0 +1,78 @@
+"""The lobby message: four seats as two teams, and the join / leave / start buttons."""
+
+from __future__ import annotations
+
+from html import escape
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import codec
+from bot.i18n import t
+from bot.models import GameRecord, Seat
+from bot.outbox import Content
+from bot.render.cards import rank_label
+
+
+def seat_name(seat: Seat, lang: str) -> str:
+    if seat.computer:
+        return t(lang, "computer_name")
+    if seat.user_id is None:
+        return t(lang, "lobby.empty")
+    return escape(seat.name)
+
+
+def deep_link(bot_username: str, payload: str) -> str:
+    return f"https://t.me/{bot_username}?start={payload}"
+
+
+def lobby(rec: GameRecord, bot_username: str) -> Content:
+    lang = rec.lang
+    lines = [t(lang, "lobby.title"), ""]
+    for team, seats in ((0, (0, 2)), (1, (1, 3))):
+        lines.append(t(lang, "lobby.team", team=t(lang, f"team.{team}")))
+        for i in seats:
+            lines.append(f"  {i + 1}. {seat_name(rec.seats[i], lang)}")
+    lines.append("")
+    lines.append(
+        t(
+            lang,
+            "lobby.preset",
+            preset=t(lang, f"preset.{rec.preset}"),
+            level=rank_label(rec.start_level),
+        )
+    )
+    if rec.status == "lobby":
+        lines.append(t(lang, "lobby.full") if rec.full else t(lang, "lobby.how"))
+        return Content("\n".join(lines), _lobby_keyboard(rec, bot_username))
+    lines.append(t(lang, f"lobby.status.{rec.status}"))
+    return Content("\n".join(lines), None)
+
+
+def _lobby_keyboard(rec: GameRecord, bot_username: str) -> InlineKeyboardMarkup:
+    lang = rec.lang
+
+    def cb(kind: str) -> str:
+        return codec.Press(kind, rec.id, 0, 0).encode()
+
+    seat_buttons = [
+        InlineKeyboardButton(
+            t(lang, "btn.sit", n=i + 1),
+            url=deep_link(bot_username, codec.join_payload(rec.id, i)),
+        )
+        for i, s in enumerate(rec.seats)
+        if s.empty
+    ]
+    rows = [seat_buttons] if seat_buttons else []
+    row = [InlineKeyboardButton(t(lang, "btn.leave"), callback_data=cb("L"))]
+    if not rec.full:
+        row.append(InlineKeyboardButton(t(lang, "btn.add_computer"), callback_data=cb("C")))
+    if any(s.computer for s in rec.seats):
+        row.append(InlineKeyboardButton(t(lang, "btn.remove_computer"), callback_data=cb("R")))
+    rows.append(row)
+    rows.append(
+        [
+            InlineKeyboardButton(t(lang, "btn.start"), callback_data=cb("S")),
+            InlineKeyboardButton(t(lang, "btn.cancel"), callback_data=cb("X")),
+        ]
+    )
+    return InlineKeyboardMarkup(rows)

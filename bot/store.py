@@ -1,0 +1,140 @@
+"""Persistence (aiosqlite, WAL): games, per-chat settings, users who opened the DM.
+
+Every accepted action is saved before it is acknowledged; the schema is versioned
+with ``PRAGMA user_version`` so later changes migrate in place.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import aiosqlite
+
+from bot.models import RUNNING_STATES, ChatSettings, GameRecord
+
+_MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id INTEGER NOT NULL,
+        thread_id INTEGER,
+        status TEXT NOT NULL,
+        record TEXT NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX games_open ON games(chat_id, thread_id, status);
+    CREATE TABLE chats (
+        chat_id INTEGER PRIMARY KEY,
+        settings TEXT NOT NULL
+    );
+    CREATE TABLE users (
+        user_id INTEGER PRIMARY KEY,
+        lang TEXT,
+        dm_ok INTEGER NOT NULL DEFAULT 0
+    );
+    """,
+]
+
+
+class Store:
+    def __init__(self, path: Path | str) -> None:
+        self.path = str(path)
+        self._db: aiosqlite.Connection | None = None
+
+    async def open(self) -> Store:
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = await aiosqlite.connect(self.path)
+        await self._db.execute("PRAGMA journal_mode=WAL")
+        await self._db.execute("PRAGMA synchronous=NORMAL")
+        await self._migrate()
+        return self
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise RuntimeError("store is not open")
+        return self._db
+
+    async def _migrate(self) -> None:
+        async with self.db.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        version = row[0] if row else 0
+        for i, script in enumerate(_MIGRATIONS[version:], start=version + 1):
+            await self.db.executescript(script)
+            await self.db.execute(f"PRAGMA user_version = {i}")
+        await self.db.commit()
+
+    # games
+    async def create_game(self, rec: GameRecord) -> GameRecord:
+        cur = await self.db.execute(
+            "INSERT INTO games(chat_id, thread_id, status, record, updated_at) VALUES (?,?,?,?,?)",
+            (rec.chat_id, rec.thread_id, rec.status, "{}", time.time()),
+        )
+        rec.id = cur.lastrowid or 0
+        await self.save_game(rec)
+        return rec
+
+    async def save_game(self, rec: GameRecord) -> None:
+        await self.db.execute(
+            "UPDATE games SET status=?, record=?, updated_at=? WHERE id=?",
+            (rec.status, rec.model_dump_json(), time.time(), rec.id),
+        )
+        await self.db.commit()
+
+    async def load_game(self, game_id: int) -> GameRecord | None:
+        async with self.db.execute("SELECT record FROM games WHERE id=?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return GameRecord.model_validate_json(row[0]) if row else None
+
+    async def open_game_in(self, chat_id: int, thread_id: int | None) -> GameRecord | None:
+        marks = ",".join("?" * len(RUNNING_STATES))
+        async with self.db.execute(
+            f"SELECT record FROM games WHERE chat_id=? AND thread_id IS ? AND status IN ({marks})"
+            " ORDER BY id DESC LIMIT 1",
+            (chat_id, thread_id, *RUNNING_STATES),
+        ) as cur:
+            row = await cur.fetchone()
+        return GameRecord.model_validate_json(row[0]) if row else None
+
+    async def open_games(self) -> list[GameRecord]:
+        marks = ",".join("?" * len(RUNNING_STATES))
+        async with self.db.execute(
+            f"SELECT record FROM games WHERE status IN ({marks}) ORDER BY id", RUNNING_STATES
+        ) as cur:
+            rows = await cur.fetchall()
+        return [GameRecord.model_validate_json(r[0]) for r in rows]
+
+    # chats
+    async def chat_settings(self, chat_id: int) -> ChatSettings:
+        async with self.db.execute("SELECT settings FROM chats WHERE chat_id=?", (chat_id,)) as c:
+            row = await c.fetchone()
+        return ChatSettings.model_validate_json(row[0]) if row else ChatSettings(chat_id=chat_id)
+
+    async def save_chat_settings(self, s: ChatSettings) -> None:
+        await self.db.execute(
+            "INSERT INTO chats(chat_id, settings) VALUES (?,?)"
+            " ON CONFLICT(chat_id) DO UPDATE SET settings=excluded.settings",
+            (s.chat_id, s.model_dump_json()),
+        )
+        await self.db.commit()
+
+    # users
+    async def mark_dm_ok(self, user_id: int, lang: str | None) -> None:
+        await self.db.execute(
+            "INSERT INTO users(user_id, lang, dm_ok) VALUES (?,?,1)"
+            " ON CONFLICT(user_id) DO UPDATE SET lang=excluded.lang, dm_ok=1",
+            (user_id, lang),
+        )
+        await self.db.commit()
+
+    async def dm_ok(self, user_id: int) -> bool:
+        async with self.db.execute("SELECT dm_ok FROM users WHERE user_id=?", (user_id,)) as c:
+            row = await c.fetchone()
+        return bool(row and row[0])
