@@ -14,7 +14,7 @@ Contexts are cached, so building one per trick costs nothing.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from engine.cards import BJ, LJ, NUM_DISTINCT, RANK_2, make
 
@@ -68,7 +68,7 @@ class TrumpContext:
         return f"TrumpContext(level={self.level}, trump={self.trump}, pt={self.permanent_twos})"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _context(level: int, trump: int | None, permanent_twos: bool) -> TrumpContext:
     ctx = object.__new__(TrumpContext)
     ctx.level, ctx.trump, ctx.permanent_twos = level, trump, permanent_twos

@@ -1,0 +1,563 @@
+"""One hand as a state machine (RULES.md sections 5-10).
+
+Phases: ``dealing`` → ``after_deal`` → ``burying`` ⇄ ``chaodi`` → ``playing`` → ``done``.
+
+One narrow door: :meth:`HandState.apply` takes an :data:`Action`; a rejected
+action raises :class:`~engine.errors.IllegalAction` and leaves the state
+exactly as it was (every check runs before the first mutation).
+:meth:`HandState.observation` gives a seat only what it may see.
+
+Decisions the rule book leaves open (**[decided]** here):
+
+- Dealing is a system action ``Deal(n)`` that hands out the next ``n`` cards one
+  at a time, seat by seat, starting with the dealer (seat 0 in hand 1).
+- After the last card there is always an ``after_deal`` window that closes when
+  all four seats have passed since the last show. In hand 1 (and under the
+  tournament preset) declaring and overturning race on in it; in later classic
+  hands it is a last chance to declare or reinforce (overturns wait for 炒底),
+  because in a chat the last dealt card must get a fair moment too.
+- 炒底 asks seats in turn from the dealer's next seat: four seats at first,
+  then the three seats after each overturner; it closes when they all passed.
+- Throw penalties are summed with the trick points and the kitty bonus; the
+  attackers' total never goes below 0.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from engine import errors
+from engine.cards import HAND_SIZE, KITTY_SIZE, POINTS, shuffled_shoe, total_points
+from engine.declaring import Declaring, may_request_redeal
+from engine.errors import IllegalAction
+from engine.ranking import TrumpContext
+from engine.rules import RuleSet
+from engine.scoring import kitty_bonus_for_lead, settle_hand, throw_penalty
+from engine.tricks import check_follow, check_lead, check_throw, trick_winner
+
+Phase = Literal["dealing", "after_deal", "burying", "chaodi", "playing", "done"]
+DEALT = 4 * HAND_SIZE
+
+
+class Deal(BaseModel):
+    """System action: deal the next ``n`` cards (one per seat in turn)."""
+
+    kind: Literal["deal"] = "deal"
+    n: int = 4
+
+
+class Show(BaseModel):
+    """Declare, reinforce or overturn by showing cards."""
+
+    kind: Literal["show"] = "show"
+    seat: int
+    cards: list[int]
+
+
+class Pass(BaseModel):
+    """Decline to show in an overturn window."""
+
+    kind: Literal["pass"] = "pass"
+    seat: int
+
+
+class Bury(BaseModel):
+    kind: Literal["bury"] = "bury"
+    seat: int
+    cards: list[int]
+
+
+class Play(BaseModel):
+    kind: Literal["play"] = "play"
+    seat: int
+    cards: list[int]
+
+
+class Redeal(BaseModel):
+    """暴动 (joker_declare): an attacker with under 15 points asks for a new deal."""
+
+    kind: Literal["redeal"] = "redeal"
+    seat: int
+
+
+Action = Annotated[Deal | Show | Pass | Bury | Play | Redeal, Field(discriminator="kind")]
+
+
+def team_of(seat: int) -> int:
+    """Seats 0+2 are team 0, seats 1+3 team 1."""
+    return seat % 2
+
+
+class PlayRecord(BaseModel):
+    seat: int
+    cards: list[int]
+    # a failed throw: what the leader tried; ``cards`` is the forced play
+    attempted: list[int] | None = None
+
+
+class Trick(BaseModel):
+    leader: int
+    plays: list[PlayRecord] = []
+    winner: int | None = None
+    points: int = 0
+
+
+class HandResult(BaseModel):
+    trick_points: int  # attackers' points from tricks
+    penalty: int  # throw penalties, in the attackers' favour (may be negative)
+    kitty: list[int]
+    kitty_points: int
+    kitty_bonus: int
+    attackers_points: int  # the total that settles the hand
+    winner: Literal["defenders", "attackers"]
+    steps: int
+    dealer: int
+    defenders: int  # team
+    levels_before: list[int]
+    levels_after: list[int]
+    next_dealer: int
+    match_winner: int | None  # team
+    multiplier: int  # 2 ** overturns
+
+
+class HandState(BaseModel):
+    rules: RuleSet
+    hand_number: int
+    seed: int
+    levels: list[int]  # per team, before this hand
+    level: int
+    phase: Phase = "dealing"
+    version: int = 0
+    deck: list[int]
+    deal_start: int
+    dealt: int = 0
+    hands: list[list[int]] = [[], [], [], []]
+    kitty: list[int] = []
+    declaring: Declaring
+    passes: list[int] = []  # seats that passed since the last show (after_deal)
+    queue: list[int] = []  # seats still to be asked in 炒底, in order
+    turn: int | None = None
+    buried_by: int | None = None  # who last buried (sees the kitty)
+    kitty_revealed: bool = False
+    redeals: int = 0
+    chaodi_started: bool = False
+    tricks: list[Trick] = []
+    trick_points: int = 0
+    penalty: int = 0
+    result: HandResult | None = None
+    log: list[Action] = []
+
+    # ---- construction -------------------------------------------------
+    @classmethod
+    def new(
+        cls,
+        rules: RuleSet,
+        seed: int,
+        hand_number: int = 1,
+        dealer: int | None = None,
+        levels: list[int] | None = None,
+    ) -> HandState:
+        levels = list(levels or [rules.start_level, rules.start_level])
+        first = hand_number == 1 or dealer is None
+        level = levels[0] if first else levels[team_of(dealer)]
+        start = 0 if first else dealer
+        return cls(
+            rules=rules,
+            hand_number=hand_number,
+            seed=seed,
+            levels=levels,
+            level=level,
+            deck=shuffled_shoe(seed),
+            deal_start=start,
+            hands=[[], [], [], []],
+            declaring=Declaring.start(rules, level, hand_number, None if first else dealer),
+        )
+
+    @classmethod
+    def replay(cls, initial: HandState, log: list[Action]) -> HandState:
+        """Rebuild a hand from its initial state (or seed) and its action log."""
+        state = initial.model_copy(deep=True)
+        for action in log:
+            state.apply(action)
+        return state
+
+    # ---- derived facts ---------------------------------------------------
+    @property
+    def dealer(self) -> int | None:
+        return self.declaring.dealer
+
+    @property
+    def trump(self) -> int | None:
+        return self.declaring.trump
+
+    @property
+    def ctx(self) -> TrumpContext:
+        return TrumpContext(self.level, self.declaring.trump, self.rules.permanent_twos)
+
+    @property
+    def defenders(self) -> int | None:
+        d = self.dealer
+        return None if d is None else team_of(d)
+
+    @property
+    def current_trick(self) -> Trick | None:
+        if self.tricks and self.tricks[-1].winner is None:
+            return self.tricks[-1]
+        return None
+
+    @property
+    def attackers_points(self) -> int:
+        """Points the attackers hold so far (trick points plus penalties, not below 0)."""
+        if self.result is not None:
+            return self.result.attackers_points
+        return max(0, self.trick_points + self.penalty)
+
+    def _window(self) -> str:
+        if self.phase == "chaodi":
+            return "chaodi"
+        if self.phase == "after_deal" and (
+            self.hand_number == 1 or self.rules.later_overturn == "before_kitty"
+        ):
+            return "after_deal"
+        return "deal"
+
+    def show_options(self, seat: int) -> list[list[int]]:
+        """Every show this seat may make now (for buttons and computer players)."""
+        if self.phase not in ("dealing", "after_deal", "chaodi"):
+            return []
+        if self.phase == "chaodi" and self.turn != seat:
+            return []
+        return self.declaring.options(seat, self.hands[seat], self._window())
+
+    def can_pass(self, seat: int) -> bool:
+        if self.phase == "after_deal":
+            return seat not in self.passes
+        return self.phase == "chaodi" and self.turn == seat
+
+    def can_redeal(self, seat: int) -> bool:
+        # Only in later hands: in hand 1 the dealer is not fixed before the deal ends.
+        return (
+            self.phase == "after_deal"
+            and self.hand_number > 1
+            and self.dealer is not None
+            and may_request_redeal(self.rules, seat, self.hands[seat], self.dealer, self.redeals)
+        )
+
+    # ---- the door ------------------------------------------------------
+    def apply(self, action: Action) -> None:
+        """Apply an action or raise IllegalAction, leaving the state unchanged."""
+        handler = getattr(self, "_do_" + action.kind)
+        handler(action)
+        self.log.append(action)
+        self.version += 1
+
+    def _need_phase(self, *phases: str) -> None:
+        if self.phase not in phases:
+            raise IllegalAction(errors.WRONG_PHASE, phase=self.phase)
+
+    @staticmethod
+    def _check_seat(seat: int) -> None:
+        if not 0 <= seat < 4:
+            raise IllegalAction(errors.NOT_YOUR_TURN, seat=seat)
+
+    def _holds(self, seat: int, cards: list[int]) -> None:
+        if not cards:
+            raise IllegalAction(errors.EMPTY_PLAY)
+        hand = self.hands[seat]
+        for c in set(cards):
+            if cards.count(c) > hand.count(c):
+                raise IllegalAction(errors.NOT_IN_HAND, card=c)
+
+    # dealing and declaring
+    def _do_deal(self, a: Deal) -> None:
+        self._need_phase("dealing")
+        if a.n < 1:
+            raise IllegalAction(errors.WRONG_COUNT, n=a.n)
+        end = min(DEALT, self.dealt + a.n)
+        for i in range(self.dealt, end):
+            self.hands[(self.deal_start + i) % 4].append(self.deck[i])
+        self.dealt = end
+        if end == DEALT:
+            self.kitty = self.deck[DEALT:]
+            self.phase = "after_deal"
+            self.passes = []
+            if self.hand_number > 1 and self.rules.later_declare == "dealer_team":
+                if not self.declaring.trump_decided:
+                    self.declaring.open_to_attackers()
+
+    def _do_show(self, a: Show) -> None:
+        self._check_seat(a.seat)
+        self._need_phase("dealing", "after_deal", "chaodi")
+        if self.phase == "chaodi" and self.turn != a.seat:
+            raise IllegalAction(errors.NOT_YOUR_TURN, turn=self.turn)
+        self._holds(a.seat, a.cards)
+        self.declaring.show(a.seat, list(a.cards), self._window())
+        if self.phase == "after_deal":
+            self.passes = []
+        elif self.phase == "chaodi":
+            # the overturner picks up the kitty and buries again
+            self.hands[a.seat].extend(self.kitty)
+            self.kitty = []
+            self.phase = "burying"
+            self.turn = a.seat
+
+    def _do_pass(self, a: Pass) -> None:
+        self._check_seat(a.seat)
+        self._need_phase("after_deal", "chaodi")
+        if self.phase == "chaodi":
+            if self.turn != a.seat:
+                raise IllegalAction(errors.NOT_YOUR_TURN, turn=self.turn)
+            self.queue.pop(0)
+            if self.queue:
+                self.turn = self.queue[0]
+            else:
+                self._start_play()
+            return
+        if a.seat in self.passes:
+            raise IllegalAction(errors.WRONG_PHASE, phase=self.phase)
+        self.passes.append(a.seat)
+        if len(self.passes) == 4:
+            self._close_declaring()
+
+    def _do_redeal(self, a: Redeal) -> None:
+        self._check_seat(a.seat)
+        if not self.can_redeal(a.seat):
+            raise IllegalAction(errors.REDEAL_NOT_ALLOWED)
+        dealer = self.dealer
+        self.redeals += 1
+        self.deck = shuffled_shoe(self.seed * 1000 + self.redeals)
+        self.hands = [[], [], [], []]
+        self.kitty = []
+        self.dealt = 0
+        self.passes = []
+        self.phase = "dealing"
+        self.declaring = Declaring.start(self.rules, self.level, self.hand_number, dealer)
+
+    def _close_declaring(self) -> None:
+        if not self.declaring.trump_decided:
+            self.declaring.resolve_nobody(self.kitty)
+            self.kitty_revealed = True
+        dealer = self.declaring.dealer
+        assert dealer is not None
+        # In hand 1 the level is the (equal) start level of both teams.
+        self.level = self.levels[team_of(dealer)]
+        self.passes = []
+        self.hands[dealer].extend(self.kitty)
+        self.kitty = []
+        self.phase = "burying"
+        self.turn = dealer
+
+    # burying and 炒底
+    def _do_bury(self, a: Bury) -> None:
+        self._check_seat(a.seat)
+        self._need_phase("burying")
+        if a.seat != self.turn:
+            raise IllegalAction(errors.NOT_YOUR_TURN, turn=self.turn)
+        if len(a.cards) != KITTY_SIZE:
+            raise IllegalAction(errors.WRONG_BURY_COUNT, need=KITTY_SIZE, got=len(a.cards))
+        self._holds(a.seat, a.cards)
+        hand = self.hands[a.seat]
+        for c in a.cards:
+            hand.remove(c)
+        self.kitty = list(a.cards)
+        self.buried_by = a.seat
+        if self._chaodi_allowed():
+            n = 3 if self.chaodi_started else 4
+            self.chaodi_started = True
+            self.queue = [(a.seat + i) % 4 for i in range(1, n + 1)]
+            self.phase = "chaodi"
+            self.turn = self.queue[0]
+        else:
+            self._start_play()
+
+    def _chaodi_allowed(self) -> bool:
+        return (
+            self.hand_number > 1
+            and self.rules.later_overturn == "chaodi"
+            and not self.declaring.from_kitty
+        )
+
+    def _start_play(self) -> None:
+        self.phase = "playing"
+        self.queue = []
+        self.turn = self.dealer
+        self.tricks.append(Trick(leader=self.dealer))
+
+    # playing
+    def _do_play(self, a: Play) -> None:
+        self._check_seat(a.seat)
+        self._need_phase("playing")
+        if a.seat != self.turn:
+            raise IllegalAction(errors.NOT_YOUR_TURN, turn=self.turn)
+        ctx = self.ctx
+        trick = self.tricks[-1]
+        hand = self.hands[a.seat]
+        cards = list(a.cards)
+        record = PlayRecord(seat=a.seat, cards=cards)
+        if not trick.plays:
+            units = check_lead(ctx, hand, cards)
+            if len(units) > 1:
+                others = [self.hands[(a.seat + i) % 4] for i in (1, 2, 3)]
+                forced = check_throw(ctx, cards, others)
+                if forced is not None:
+                    record = PlayRecord(seat=a.seat, cards=list(forced), attempted=cards)
+                    self._charge_throw(a.seat, len(cards) - len(forced))
+        else:
+            check_follow(ctx, trick.plays[0].cards, hand, cards)
+        for c in record.cards:
+            hand.remove(c)
+        trick.plays.append(record)
+        if len(trick.plays) < 4:
+            self.turn = (a.seat + 1) % 4
+            return
+        self._finish_trick(ctx, trick)
+
+    def _charge_throw(self, seat: int, taken_back: int) -> None:
+        attacker = team_of(seat) != self.defenders
+        self.penalty += throw_penalty(self.rules, taken_back, attacker)
+
+    def _finish_trick(self, ctx: TrumpContext, trick: Trick) -> None:
+        idx = trick_winner(ctx, [p.cards for p in trick.plays])
+        trick.winner = trick.plays[idx].seat
+        trick.points = sum(POINTS[c] for p in trick.plays for c in p.cards)
+        attackers_won = team_of(trick.winner) != self.defenders
+        if attackers_won:
+            self.trick_points += trick.points
+        if self.hands[trick.winner]:
+            self.turn = trick.winner
+            self.tricks.append(Trick(leader=trick.winner))
+            return
+        bonus = kitty_bonus_for_lead(
+            ctx, self.rules, self.kitty, trick.plays[0].cards, attackers_won
+        )
+        self._settle(bonus)
+
+    def _settle(self, bonus: int) -> None:
+        dealer = self.dealer
+        assert dealer is not None
+        defenders = team_of(dealer)
+        total = max(0, self.trick_points + self.penalty + bonus)
+        s = settle_hand(self.rules, total, dealer, self.level, self.levels[1 - defenders])
+        after = list(self.levels)
+        after[defenders] = s.defender_level
+        after[1 - defenders] = s.attacker_level
+        winner_team = None
+        if s.match_winner == "defenders":
+            winner_team = defenders
+        elif s.match_winner == "attackers":
+            winner_team = 1 - defenders
+        self.result = HandResult(
+            trick_points=self.trick_points,
+            penalty=self.penalty,
+            kitty=list(self.kitty),
+            kitty_points=total_points(self.kitty),
+            kitty_bonus=bonus,
+            attackers_points=total,
+            winner=s.winner,
+            steps=s.steps,
+            dealer=dealer,
+            defenders=defenders,
+            levels_before=list(self.levels),
+            levels_after=after,
+            next_dealer=s.next_dealer,
+            match_winner=winner_team,
+            multiplier=2**self.declaring.overturns,
+        )
+        self.kitty_revealed = True
+        self.phase = "done"
+        self.turn = None
+
+    # ---- what a seat may see -------------------------------------------
+    def observation(self, seat: int) -> Observation:
+        ctx = self.ctx
+        sees_kitty = self.kitty_revealed or (self.buried_by == seat and self.phase != "chaodi")
+        if self.phase == "burying" and self.turn == seat:
+            sees_kitty = True
+        # Finished tricks never change, so they are shared; the open one is copied.
+        tricks = list(self.tricks)
+        if tricks and tricks[-1].winner is None:
+            last = tricks[-1]
+            tricks[-1] = last.model_copy(update={"plays": list(last.plays)})
+        return Observation(
+            seat=seat,
+            phase=self.phase,
+            version=self.version,
+            hand_number=self.hand_number,
+            rules=self.rules,
+            level=self.level,
+            levels=list(self.levels),
+            dealer=self.dealer,
+            trump=self.declaring.trump,
+            trump_decided=self.declaring.trump_decided,
+            declarer=self.declaring.declarer,
+            shows=[(s.seat, list(s.cards)) for s in self.declaring.shows],
+            hand=ctx.sorted(self.hands[seat]),
+            card_counts=[len(h) for h in self.hands],
+            dealt=self.dealt,
+            kitty=list(self.kitty) if sees_kitty else None,
+            turn=self.turn,
+            tricks=tricks,
+            attackers_points=self.attackers_points,
+            show_options=self.show_options(seat),
+            can_pass=self.can_pass(seat),
+            can_redeal=self.can_redeal(seat),
+            result=self.result,
+        )
+
+    # ---- convenience for players and tests -----------------------------
+    def random_action(self, rng: random.Random) -> Action:
+        """A random legal action for whoever must act (system deals included)."""
+        from engine.players.randomplayer import random_action
+
+        return random_action(self, rng)
+
+
+@dataclass(slots=True)
+class Observation:
+    """Everything one seat may know: its own hand and the public record.
+
+    A plain dataclass: computer players build thousands of these per decision.
+    Finished tricks are shared with the state and must not be mutated.
+    """
+
+    seat: int
+    phase: Phase
+    version: int
+    hand_number: int
+    rules: RuleSet
+    level: int
+    levels: list[int]
+    dealer: int | None
+    trump: int | None
+    trump_decided: bool
+    declarer: int | None
+    shows: list[tuple[int, list[int]]]
+    hand: list[int]
+    card_counts: list[int]
+    dealt: int
+    kitty: list[int] | None
+    turn: int | None
+    tricks: list[Trick]
+    attackers_points: int
+    show_options: list[list[int]]
+    can_pass: bool
+    can_redeal: bool
+    result: HandResult | None
+
+    @property
+    def ctx(self) -> TrumpContext:
+        return TrumpContext(self.level, self.trump, self.rules.permanent_twos)
+
+    @property
+    def current_trick(self) -> Trick | None:
+        if self.tricks and self.tricks[-1].winner is None:
+            return self.tricks[-1]
+        return None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.turn == self.seat and self.phase in ("burying", "chaodi", "playing")

@@ -1,0 +1,79 @@
+"""A match: levels across hands, dealer rotation, the end (RULES.md section 11).
+
+The match owns the current :class:`~engine.hand.HandState`; actions go through
+:meth:`MatchState.apply`. When a hand ends the levels, the next dealer and the
+winner are taken from its result; :meth:`MatchState.start_next_hand` deals on.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from engine import errors
+from engine.errors import IllegalAction
+from engine.hand import Action, HandResult, HandState, Observation
+from engine.rules import RuleSet
+from engine.scoring import time_limit_winner
+
+
+def hand_seed(seed: int, hand_number: int) -> int:
+    """Each hand's shuffle is derived from the match seed, so a match replays."""
+    return (seed * 1_000_003 + hand_number * 7_919) % (2**62)
+
+
+class MatchState(BaseModel):
+    rules: RuleSet
+    seed: int
+    levels: list[int]  # per team: team 0 = seats 0+2, team 1 = seats 1+3
+    hand: HandState
+    results: list[HandResult] = []
+    winner: int | None = None  # team
+    ended_by_time: bool = False
+
+    @classmethod
+    def new(cls, rules: RuleSet, seed: int) -> MatchState:
+        levels = [rules.start_level, rules.start_level]
+        hand = HandState.new(rules, hand_seed(seed, 1), 1, None, levels)
+        return cls(rules=rules, seed=seed, levels=levels, hand=hand)
+
+    @property
+    def hand_number(self) -> int:
+        return self.hand.hand_number
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    def apply(self, action: Action) -> None:
+        """Apply an action to the current hand; settle the match when the hand ends."""
+        if self.finished:
+            raise IllegalAction(errors.WRONG_PHASE, phase="finished")
+        self.hand.apply(action)
+        result = self.hand.result
+        if result is not None:
+            self.results.append(result)
+            self.levels = list(result.levels_after)
+            self.winner = result.match_winner
+
+    def start_next_hand(self) -> None:
+        if self.finished or self.hand.phase != "done" or self.hand.result is None:
+            raise IllegalAction(errors.WRONG_PHASE, phase=self.hand.phase)
+        n = self.hand.hand_number + 1
+        self.hand = HandState.new(
+            self.rules, hand_seed(self.seed, n), n, self.hand.result.next_dealer, self.levels
+        )
+
+    def check_time_limit(self, elapsed_minutes: float) -> bool:
+        """End the match if the time limit passed: higher level wins, equal → defenders."""
+        limit = self.rules.time_limit_min
+        if self.finished or limit is None or elapsed_minutes < limit:
+            return False
+        defenders = self.hand.defenders
+        if defenders is None and self.results:
+            defenders = self.results[-1].defenders
+        self.winner = time_limit_winner(self.levels, defenders or 0)
+        self.ended_by_time = True
+        return True
+
+    def observation(self, seat: int) -> Observation:
+        return self.hand.observation(seat)

@@ -1,0 +1,187 @@
+"""A simple card-sense heuristic: hints, auto-play (托管) and computer players.
+
+It sees only an :class:`~engine.hand.Observation` and asks the rules modules
+for legality, so every play it returns is legal. Habits that measured well for
+Shengji bots (../shared/notes/computer-players.md): lead high pairs and
+tractors, don't open with trumps, feed points only to a partner who is winning,
+win cheaply, bury short off-suits without points.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from engine.cards import POINTS, suit_of
+from engine.hand import Action, Bury, Observation, Pass, Play, Show
+from engine.ranking import TRUMP, TrumpContext
+from engine.tricks import is_legal_follow, random_follow, trick_winner
+from engine.units import Unit, decompose
+
+SAMPLES = 24
+
+
+def choose_action(obs: Observation, rng: random.Random) -> Action:
+    """The computer's action for this seat now (the seat must be able to act)."""
+    if obs.phase in ("dealing", "after_deal", "chaodi"):
+        show = choose_show(obs)
+        if show is not None:
+            return Show(seat=obs.seat, cards=show)
+        return Pass(seat=obs.seat)
+    if obs.phase == "burying":
+        return Bury(seat=obs.seat, cards=choose_bury(obs))
+    return Play(seat=obs.seat, cards=suggest(obs, rng))
+
+
+def choose_show(obs: Observation) -> list[int] | None:
+    """Show when the suit it would make trump is long enough to be worth it."""
+    if not obs.show_options:
+        return None
+    best: tuple[int, list[int]] | None = None
+    for option in obs.show_options:
+        suit = suit_of(option[0])
+        if suit is None:  # joker pair: no-trump, only with a strong, balanced hand
+            score = 3 if len(option) == 2 and option[0] == option[1] else 0
+        else:
+            score = sum(1 for c in obs.hand if suit_of(c) == suit or c >= 52)
+        need = 6 if obs.phase == "dealing" and obs.dealt < 60 else 8
+        if not obs.trump_decided:
+            need = 3 if obs.dealt < 60 else 4
+        if score >= need and (best is None or score > best[0]):
+            best = (score, option)
+    return None if best is None else best[1]
+
+
+def choose_bury(obs: Observation) -> list[int]:
+    """Bury 8 cards: off-suit, no points, no pairs, shortest suits first, lowest first."""
+    ctx = obs.ctx
+    hand = obs.hand
+    counts = Counter(hand)
+    by_suit = Counter(ctx.suit_class[c] for c in hand)
+
+    def cost(c: int) -> tuple[int, ...]:
+        cls = ctx.suit_class[c]
+        return (
+            cls == TRUMP,
+            POINTS[c] > 0,
+            counts[c] > 1,
+            ctx.order[c] >= ctx.class_top[cls] - 1,
+            by_suit[cls],
+            ctx.order[c],
+        )
+
+    return sorted(hand, key=cost)[:8]
+
+
+def suggest(obs: Observation, rng: random.Random | None = None) -> list[int]:
+    """A good legal play for this seat's turn."""
+    rng = rng or random.Random(obs.version * 31 + obs.seat)
+    trick = obs.current_trick
+    if trick is None or not trick.plays:
+        return _lead(obs)
+    return _follow(obs, rng)
+
+
+def _units_of_hand(ctx: TrumpContext, hand: list[int]) -> list[Unit]:
+    units: list[Unit] = []
+    by_class: dict[int, list[int]] = {}
+    for c in hand:
+        by_class.setdefault(ctx.suit_class[c], []).append(c)
+    for cards in by_class.values():
+        units.extend(decompose(ctx, cards) or [])
+    return units
+
+
+def _played_cards(obs: Observation) -> Counter[int]:
+    seen: Counter[int] = Counter()
+    for t in obs.tricks:
+        for p in t.plays:
+            seen.update(p.cards)
+    return seen
+
+
+def _lead(obs: Observation) -> list[int]:
+    ctx = obs.ctx
+    units = _units_of_hand(ctx, obs.hand)
+    off = [u for u in units if ctx.suit_class[u.cards[0]] != TRUMP]
+    seen = _played_cards(obs)
+    mine = Counter(obs.hand)
+
+    def is_master(u: Unit) -> bool:
+        # no card of a higher order in this class may still be out (singles) —
+        # a cheap card count from the public record and our own hand
+        cls = ctx.suit_class[u.cards[0]]
+        for c in range(54):
+            if ctx.suit_class[c] == cls and ctx.order[c] > u.top:
+                if seen[c] + mine[c] < 2:
+                    return False
+        return True
+
+    multi = [u for u in off if u.pairs >= 1]
+    if multi:
+        return list(max(multi, key=lambda u: (u.pairs, u.top)).cards)
+    masters = [u for u in off if is_master(u)]
+    if masters:
+        return list(max(masters, key=lambda u: u.top).cards)
+    if off:
+        # a low card of the shortest off-suit, keeping points back
+        length = Counter(ctx.suit_class[c] for c in obs.hand)
+        u = min(
+            off, key=lambda u: (POINTS[u.cards[0]] > 0, length[ctx.suit_class[u.cards[0]]], u.top)
+        )
+        return list(u.cards)
+    # only trumps: lead the biggest unit, the lowest of its kind
+    return list(max(units, key=lambda u: (u.pairs, -u.top)).cards)
+
+
+def _follow(obs: Observation, rng: random.Random) -> list[int]:
+    ctx = obs.ctx
+    trick = obs.current_trick
+    assert trick is not None
+    lead = trick.plays[0].cards
+    plays = [p.cards for p in trick.plays]
+    candidates = {tuple(sorted(random_follow(ctx, lead, obs.hand, rng))) for _ in range(SAMPLES)}
+    candidates |= _greedy_candidates(ctx, lead, obs.hand)
+    legal = [list(c) for c in candidates if is_legal_follow(ctx, lead, obs.hand, list(c))]
+    current = trick_winner(ctx, plays) if len(plays) > 1 else 0
+    partner_winning = trick.plays[current].seat == (obs.seat + 2) % 4
+    last = len(plays) == 3
+    trick_points = sum(POINTS[c] for p in plays for c in p)
+
+    def score(play: list[int]) -> tuple[float, ...]:
+        wins = trick_winner(ctx, plays + [play]) == len(plays)
+        pts = sum(POINTS[c] for c in play)
+        strength = sum(100 * (ctx.suit_class[c] == TRUMP) + ctx.order[c] for c in play)
+        if partner_winning and not wins:
+            # feed points when the partner's win is safe enough (we play last, or the lead is strong)
+            return (1, pts if last or trick_points >= 10 else -pts, -strength)
+        if wins:
+            value = trick_points + pts
+            return (2 if value > 0 or last else 0.5, -strength, pts)
+        return (0, -pts, -strength)
+
+    return max(legal, key=score)
+
+
+def _greedy_candidates(ctx: TrumpContext, lead: list[int], hand: list[int]) -> set[tuple[int, ...]]:
+    """Lowest and highest cards of the led class, filled with the lowest others."""
+    cls = ctx.suit_class[lead[0]]
+    n = len(lead)
+    same = sorted((c for c in hand if ctx.suit_class[c] == cls), key=lambda c: ctx.order[c])
+    rest = sorted(
+        (c for c in hand if ctx.suit_class[c] != cls),
+        key=lambda c: (ctx.suit_class[c] == TRUMP, POINTS[c], ctx.order[c]),
+    )
+    out: set[tuple[int, ...]] = set()
+    if len(same) >= n:
+        out.add(tuple(sorted(same[:n])))
+        out.add(tuple(sorted(same[-n:])))
+    else:
+        out.add(tuple(sorted(same + rest[: n - len(same)])))
+        if not same:
+            trumps = sorted(
+                (c for c in hand if ctx.suit_class[c] == TRUMP), key=ctx.order.__getitem__
+            )
+            if len(trumps) >= n:
+                out.add(tuple(sorted(trumps[:n])))
+    return out

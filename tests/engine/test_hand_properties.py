@@ -1,0 +1,108 @@
+"""Property tests: whole hands and matches played by random legal players."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.cards import POINTS, new_shoe
+from engine.errors import IllegalAction
+from engine.hand import Bury, HandState, Play, Show
+from engine.match import MatchState
+from engine.rules import PRESETS, RuleSet
+
+
+def all_cards(state: HandState) -> Counter[int]:
+    seen: Counter[int] = Counter()
+    for h in state.hands:
+        seen.update(h)
+    seen.update(state.kitty)
+    seen.update(state.deck[state.dealt :] if state.phase == "dealing" else [])
+    for t in state.tricks:
+        for p in t.plays:
+            seen.update(p.cards)
+    return seen
+
+
+def random_bad_action(state: HandState, rng: random.Random):  # type: ignore[no-untyped-def]
+    """Something plausible-looking that is usually illegal."""
+    seat = rng.randrange(4)
+    cards = rng.sample(range(54), rng.randint(1, 8))
+    return rng.choice(
+        [Play(seat=seat, cards=cards), Bury(seat=seat, cards=cards), Show(seat=seat, cards=cards)]
+    )
+
+
+def play_random_hand(state: HandState, rng: random.Random, check_every_step: bool) -> HandState:
+    initial = state.model_copy(deep=True)
+    full = Counter(new_shoe())
+    while state.phase != "done":
+        if check_every_step:
+            bad = random_bad_action(state, rng)
+            before = state.model_dump_json()
+            try:
+                state.apply(bad)
+            except IllegalAction:
+                assert state.model_dump_json() == before, "a rejected action changed the state"
+            assert all_cards(state) == full
+            assert HandState.model_validate_json(state.model_dump_json()) == state
+        state.apply(state.random_action(rng))
+    assert all_cards(state) == full
+    # every trick point plus the kitty's points make 200
+    trick_total = sum(t.points for t in state.tricks)
+    assert trick_total + sum(POINTS[c] for c in state.kitty) == 200
+    for t in state.tricks:
+        assert sorted(p.seat for p in t.plays) == [0, 1, 2, 3]
+    # replay from seed + log reproduces the state
+    replayed = HandState.replay(initial, state.log)
+    assert replayed == state
+    return state
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_random_hands_keep_every_invariant(preset: str) -> None:
+    rules = RuleSet.from_preset(preset)
+    for seed in range(15):
+        rng = random.Random(seed)
+        hand_number = 1 + seed % 3
+        dealer = None if hand_number == 1 else seed % 4
+        state = HandState.new(rules, seed, hand_number, dealer, [seed % 13, (seed * 5) % 13])
+        state = play_random_hand(state, rng, check_every_step=seed < 3)
+        r = state.result
+        assert r is not None
+        assert r.attackers_points == max(0, r.trick_points + r.penalty + r.kitty_bonus)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**40), preset=st.sampled_from(PRESETS), twos=st.booleans())
+def test_thousands_of_random_hands(seed: int, preset: str, twos: bool) -> None:
+    rules = RuleSet.from_preset(preset, permanent_twos=twos)
+    rng = random.Random(seed)
+    hand_number = 1 + seed % 2
+    state = HandState.new(rules, seed, hand_number, None if hand_number == 1 else seed % 4)
+    play_random_hand(state, rng, check_every_step=False)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_random_matches_reach_a_winner(preset: str) -> None:
+    start = "8" if preset == "tournament" else "Q"  # two levels below the target
+    rules = RuleSet.from_preset(preset, start_level=start, time_limit_min=None)
+    for seed in range(3):
+        rng = random.Random(seed)
+        match = MatchState.new(rules, seed)
+        while not match.finished and match.hand_number < 300:
+            while match.hand.phase != "done":
+                match.apply(match.hand.random_action(rng))
+            assert MatchState.model_validate_json(match.model_dump_json()) == match
+            if not match.finished:
+                match.start_next_hand()
+        assert match.finished, (
+            "a match from Q should end well within 300 hands from two levels below its target"
+        )
+        last = match.results[-1]
+        assert match.winner == last.defenders
+        assert last.attackers_points < 80
