@@ -43,9 +43,8 @@ def build_application(
         ApplicationBuilder()
         .token(settings.bot_token)
         .base_url(settings.telegram_base_url)
+        .application_class(ShengjiApplication)
         .concurrent_updates(GameUpdateProcessor())
-        .post_init(_post_init)
-        .post_shutdown(_post_shutdown)
     )
     if rate_limiter:  # a backstop: the outboxes pace group updates themselves
         builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
@@ -66,7 +65,21 @@ def build_application(
     return app
 
 
-async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+class ShengjiApplication(Application):  # type: ignore[type-arg]
+    """Opens the store and resumes every open game on ``initialize`` (whether run by
+    ``run_polling`` or by ``async with app``), and closes them on ``shutdown``."""
+
+    async def initialize(self) -> None:
+        await super().initialize()
+        if "service" not in self.bot_data:
+            await _setup(self)
+
+    async def shutdown(self) -> None:
+        await _teardown(self)
+        await super().shutdown()
+
+
+async def _setup(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     settings: Settings = app.bot_data["settings"]
     store = await Store(settings.database_path).open()
     outboxes = Outboxes(
@@ -94,8 +107,8 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         log.info("set_my_commands failed: %s", e)
 
 
-async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    service: GameService | None = app.bot_data.get("service")
+async def _teardown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    service: GameService | None = app.bot_data.pop("service", None)
     if service is not None:
         await service.outboxes.close()
         await service.store.close()

@@ -90,6 +90,8 @@ class Outbox:
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
     _idle: asyncio.Event = field(default_factory=asyncio.Event)
     _task: asyncio.Task[None] | None = None
+    # family slots superseded before they were ever sent: never sent later, out of order
+    _dropped: set[str] = field(default_factory=set)
 
     def put(
         self,
@@ -103,12 +105,15 @@ class Outbox:
     ) -> None:
         """Make slot ``key`` show ``content`` (soon). A new slot of a family drops the
         family's older slots that were never sent: their state lives on in the new one."""
+        if key in self._dropped:
+            return
         slot = self.slots.get(key)
         if slot is None:
             if family is not None:
                 for k in [k for k, s in self.slots.items() if s.family == family]:
                     if self.slots[k].message_id is None:
                         del self.slots[k]
+                        self._dropped.add(k)
             slot = self.slots[key] = Slot(
                 key, family, content, oneshot=oneshot, thread_id=thread_id
             )
@@ -238,18 +243,21 @@ class Outbox:
         except TelegramError as e:
             log.info("could not delete %s in %s: %s", message_id, self.chat_id, e)
 
-    def _prune(self) -> None:
-        """Forget sent one-shot slots and family slots superseded by a newer one."""
-        newest: dict[str, str] = {}
-        for k, s in self.slots.items():
-            if s.family is not None:
-                newest[s.family] = k
-        for k in list(self.slots):
+    def _prune(self, keep: int = 4) -> None:
+        """Forget sent one-shot slots, and family slots but the newest ``keep`` of each
+        family (the renderer only ever updates the last two of a family)."""
+        seen: dict[str, int] = {}
+        for k in reversed(list(self.slots)):
             s = self.slots[k]
             if s.dirty:
                 continue
-            if s.oneshot or (s.family is not None and newest[s.family] != k):
+            if s.oneshot:
                 del self.slots[k]
+            elif s.family is not None:
+                seen[s.family] = seen.get(s.family, 0) + 1
+                if seen[s.family] > keep:
+                    del self.slots[k]
+                    self._dropped.add(k)
 
 
 class Outboxes:

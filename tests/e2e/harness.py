@@ -1,0 +1,176 @@
+"""Drive the real Application against the fake Telegram: build, run, restart, play via the UI."""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from bot import codec
+from bot.app import ALLOWED_UPDATES, build_application
+from bot.config import Settings
+from bot.game import GameService
+from tests.fakes.telegram import FakeTelegram, SimUser
+from tests.fakes.telegram.models import Button, Message
+
+FAST = dict(
+    deal_batch=5,
+    deal_pace_seconds=0.01,
+    overturn_window_seconds=30.0,
+    turn_timeout_seconds=60.0,
+    lobby_expiry_minutes=30.0,
+    next_hand_delay_seconds=60.0,
+    group_interval_seconds=0.0,
+    dm_interval_seconds=0.0,
+    computer_delay_seconds=0.0,
+)
+
+
+class FakeTime:
+    """The bot's pacing clock = the fake's clock; a pause advances it (no real waiting)."""
+
+    def __init__(self, world: FakeTelegram) -> None:
+        self.world = world
+
+    def now(self) -> float:
+        return self.world.clock.now()
+
+    async def sleep(self, seconds: float) -> None:
+        self.world.clock.advance(seconds)
+        await asyncio.sleep(0)
+
+
+def settings(world: FakeTelegram, db: Path, **overrides: Any) -> Settings:
+    return Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        bot_token=world.token,
+        database_path=db,
+        **{**FAST, **overrides},
+    )
+
+
+@asynccontextmanager
+async def running_bot(world: FakeTelegram, db: Path, clock: Any = None, **overrides: Any):
+    s = settings(world, db, **overrides)
+    app = build_application(
+        s,
+        request=world.request(),
+        get_updates_request=world.request(),
+        clock=clock,
+        rate_limiter=False,
+    )
+    async with world.running(app, allowed_updates=ALLOWED_UPDATES):
+        yield app
+
+
+def service(app: Any) -> GameService:
+    return app.bot_data["service"]
+
+
+def press_of(button: Button) -> codec.Press | None:
+    try:
+        return codec.decode(button.data)
+    except codec.BadData:
+        return None
+
+
+def buttons(msg: Message) -> list[Button]:
+    return [b for row in msg.buttons() for b in row]
+
+
+def find(msg: Message, kind: str) -> Button | None:
+    for b in buttons(msg):
+        p = press_of(b) if b.data else None
+        if p is not None and p.kind == kind:
+            return b
+    return None
+
+
+def hand_message(world: FakeTelegram, user: SimUser, game_id: int) -> Message:
+    """The user's live hand message of a game (the newest with this game's buttons)."""
+    for msg in reversed(world.transcript(user)):
+        if msg.from_bot and any(
+            (p := press_of(b) if b.data else None) is not None and p.game == game_id
+            for b in buttons(msg)
+        ):
+            return msg
+    for msg in reversed(world.transcript(user)):
+        if msg.from_bot and "🀄" in (msg.text or ""):
+            return msg
+    raise AssertionError(f"no hand message for {user.name}")
+
+
+async def press(user: SimUser, msg: Message, kind: str, settle: bool = True):
+    b = find(msg, kind)
+    assert b is not None, f"{user.name}: no {kind} button in {msg.keyboard()}"
+    return await user.press(msg, data=b.data, settle=settle)
+
+
+async def wait_for(world: FakeTelegram, cond, timeout: float = 10.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not cond():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError("condition not reached")
+        await asyncio.sleep(0.01)
+
+
+async def seat_players(world: FakeTelegram, group, users: list[SimUser]) -> tuple[int, Message]:
+    """/newgame by the first user, everyone follows a seat's deep link in order."""
+    await users[0].send(group, "/newgame")
+    await world.settle()
+    lobby = world.last_message(group, from_bot=True)
+    for i, user in enumerate(users):
+        lobby = world.last_message(group, from_bot=True)
+        link = next(b for b in buttons(lobby) if b.url and b.url.endswith(f"_{i}"))
+        await user.press(lobby, text=link.text)
+        await world.settle()
+    game_id = codec.decode(find(lobby, "S").data).game  # type: ignore[union-attr]
+    return game_id, lobby
+
+
+async def play_out(
+    world, app, game_id: int, users: dict[int, SimUser], stop=None, group=None
+) -> None:
+    """Play through the UI: Pass in overturn windows, Hint then Bury/Play on a turn."""
+    svc = service(app)
+    for _ in range(5000):
+        await world.settle()
+        game = svc.games[game_id]
+        if stop is not None and stop(game):
+            return
+        if game.rec.status != "running":
+            return
+        hand = game.match.hand
+        if hand.phase == "dealing":
+            await asyncio.sleep(0.02)
+            continue
+        if hand.phase == "done":
+            result = world.last_message(group, from_bot=True) if group is not None else None
+            if result is None or find(result, "G") is None:
+                await asyncio.sleep(0.02)
+                continue
+            await users[next(iter(users))].press(result, data=find(result, "G").data)
+            continue
+        if hand.phase == "after_deal":
+            for seat, user in users.items():
+                if hand.can_pass(seat):
+                    await press(user, hand_message(world, user, game_id), "N")
+            await asyncio.sleep(0.01)
+            continue
+        seat = hand.turn
+        if seat not in users:
+            await asyncio.sleep(0.01)
+            continue
+        user = users[seat]
+        if hand.phase == "chaodi":
+            await press(user, hand_message(world, user, game_id), "N")
+            continue
+        msg = hand_message(world, user, game_id)
+        if find(msg, "H") is None:
+            await asyncio.sleep(0.01)
+            continue
+        await press(user, msg, "H")
+        await world.settle()
+        await press(user, hand_message(world, user, game_id), "P")
+    raise AssertionError("the match did not end")
