@@ -142,7 +142,9 @@ class HandState(BaseModel):
     queue: list[int] = []  # seats still to be asked in 炒底, in order
     turn: int | None = None
     buried_by: int | None = None  # who last buried (sees the kitty)
+    # the kitty was shown to all: nobody declared (then ``revealed_kitty``), or the hand ended
     kitty_revealed: bool = False
+    revealed_kitty: list[int] | None = None  # the kitty as shown when nobody declared
     redeals: int = 0
     chaodi_started: bool = False
     tricks: list[Trick] = []
@@ -161,6 +163,8 @@ class HandState(BaseModel):
         dealer: int | None = None,
         levels: list[int] | None = None,
     ) -> HandState:
+        if hand_number > 1 and dealer is None:
+            raise ValueError("a later hand needs its dealer")
         levels = list(levels or [rules.start_level, rules.start_level])
         first = hand_number == 1 or dealer is None
         level = levels[0] if first else levels[team_of(dealer)]
@@ -240,11 +244,14 @@ class HandState(BaseModel):
 
     def can_redeal(self, seat: int) -> bool:
         # Only in later hands: in hand 1 the dealer is not fixed before the deal ends.
+        # The hand's own dealer (who dealt) counts, even if an attacker has declared
+        # since under ``dealer_team``: a redeal restores that dealer.
         return (
             self.phase == "after_deal"
             and self.hand_number > 1
-            and self.dealer is not None
-            and may_request_redeal(self.rules, seat, self.hands[seat], self.dealer, self.redeals)
+            and may_request_redeal(
+                self.rules, seat, self.hands[seat], self.deal_start, self.redeals
+            )
         )
 
     # ---- the door ------------------------------------------------------
@@ -327,7 +334,7 @@ class HandState(BaseModel):
         self._check_seat(a.seat)
         if not self.can_redeal(a.seat):
             raise IllegalAction(errors.REDEAL_NOT_ALLOWED)
-        dealer = self.dealer
+        dealer = self.deal_start  # dealer unchanged (in later hands the deal starts there)
         self.redeals += 1
         self.deck = shuffled_shoe(self.seed * 1000 + self.redeals)
         self.hands = [[], [], [], []]
@@ -341,10 +348,14 @@ class HandState(BaseModel):
         if not self.declaring.trump_decided:
             self.declaring.resolve_nobody(self.kitty)
             self.kitty_revealed = True
+            self.revealed_kitty = list(self.kitty)
         dealer = self.declaring.dealer
         assert dealer is not None
-        # In hand 1 the level is the (equal) start level of both teams.
+        # The hand is played at the defenders' level. It differs from the declaring
+        # level only when the dealer's team changed (hand 1 with unequal levels, or an
+        # attacker declaring under ``dealer_team``); later overturns then use it too.
         self.level = self.levels[team_of(dealer)]
+        self.declaring.level = self.level
         self.passes = []
         self.hands[dealer].extend(self.kitty)
         self.kitty = []
@@ -474,9 +485,9 @@ class HandState(BaseModel):
     # ---- what a seat may see -------------------------------------------
     def observation(self, seat: int) -> Observation:
         ctx = self.ctx
-        sees_kitty = self.kitty_revealed or (self.buried_by == seat and self.phase != "chaodi")
-        if self.phase == "burying" and self.turn == seat:
-            sees_kitty = True
+        # The current kitty: to whoever buried it, to all once the hand is over. The
+        # kitty shown when nobody declared is ``revealed_kitty``, never the buried one.
+        sees_kitty = self.phase == "done" or self.buried_by == seat
         # Finished tricks never change, so they are shared; the open one is copied.
         tricks = list(self.tricks)
         if tricks and tricks[-1].winner is None:
@@ -499,6 +510,7 @@ class HandState(BaseModel):
             card_counts=[len(h) for h in self.hands],
             dealt=self.dealt,
             kitty=list(self.kitty) if sees_kitty else None,
+            revealed_kitty=self.revealed_kitty,
             turn=self.turn,
             tricks=tricks,
             attackers_points=self.attackers_points,
@@ -547,6 +559,7 @@ class Observation:
     can_pass: bool
     can_redeal: bool
     result: HandResult | None
+    revealed_kitty: list[int] | None = None  # shown to all when nobody declared
 
     @property
     def ctx(self) -> TrumpContext:
