@@ -109,7 +109,9 @@ async def test_a_blocked_dm_pauses_the_game_until_the_player_opens_the_bot(tmp_p
             await world.settle()
             assert not game.rec.paused
             assert "Welcome back" in "\n".join(world.texts(bob))
-            await play_out(world, app, game_id, users, stop=lambda g: g.match.hand_number > 1)
+            await play_out(
+                world, app, game_id, users, stop=lambda g: g.match.hand_number > 1, group=group
+            )
 
 
 def find_url_text(msg):
