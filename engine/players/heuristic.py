@@ -22,7 +22,11 @@ SAMPLES = 24
 
 
 def choose_action(obs: Observation, rng: random.Random) -> Action:
-    """The computer's action for this seat now (the seat must be able to act)."""
+    """The computer's action for this seat now (the seat must be able to act).
+
+    During the deal a seat acts only by showing: a ``Pass`` returned then means
+    "not now" and is not to be applied (the deal goes on by itself).
+    """
     if obs.phase in ("dealing", "after_deal", "chaodi"):
         show = choose_show(obs)
         if show is not None:
