@@ -50,11 +50,11 @@ def header(rec: GameRecord, match: MatchState) -> str:
     )
 
 
-def seats_block(rec: GameRecord, hand: HandState) -> str:
+def seats_block(rec: GameRecord, hand: HandState, live: bool = True) -> str:
     lang = rec.lang
     lines = []
     for seat in range(4):
-        mark = "▶" if hand.turn == seat and hand.phase != "done" else "  "
+        mark = "▶" if live and hand.turn == seat and hand.phase != "done" else "  "
         role = ""
         if hand.dealer is not None:
             role = t(lang, "role.dealer") if seat == hand.dealer else ""
@@ -77,7 +77,8 @@ def shows_block(rec: GameRecord, hand: HandState) -> list[str]:
 def pre_play(rec: GameRecord, match: MatchState) -> Content:
     """The table before the first lead: the deal, the shows, the kitty being buried."""
     lang, hand = rec.lang, match.hand
-    lines = [header(rec, match), "", seats_block(rec, hand), ""]
+    live = hand.phase != "playing" and not hand.tricks
+    lines = [header(rec, match), "", seats_block(rec, hand, live), ""]
     lines += shows_block(rec, hand) or [t(lang, "table.no_show")]
     phase = hand.phase
     if phase == "dealing":
@@ -137,7 +138,7 @@ def trick_lines(rec: GameRecord, hand: HandState, trick: Trick, number: int) -> 
 def trick_table(rec: GameRecord, match: MatchState, index: int) -> Content:
     lang, hand = rec.lang, match.hand
     trick = hand.tricks[index]
-    lines = [header(rec, match), "", seats_block(rec, hand), ""]
+    lines = [header(rec, match), "", seats_block(rec, hand, live=trick.winner is None), ""]
     if index > 0 and trick.winner is None and not trick.plays:
         prev = hand.tricks[index - 1]
         lines.append(

@@ -1,0 +1,61 @@
+"""Timers (托管, lobby expiry) and the /rules, /settings commands."""
+
+import asyncio
+
+from tests.e2e.harness import find, hand_message, running_bot, service, wait_for
+from tests.e2e.test_resilience import start_with_computers
+from tests.fakes.telegram import FakeTelegram
+
+
+async def test_a_silent_player_is_played_for_until_they_come_back(tmp_path):
+    async with FakeTelegram() as world:
+        alice = world.user("Alice")
+        group = world.group("Table", admins=[alice])
+        async with running_bot(
+            world, tmp_path / "db", turn_timeout_seconds=0.2, overturn_window_seconds=0.1
+        ) as app:
+            game_id = await start_with_computers(world, group, [alice])
+            game = service(app).games[game_id]
+            await wait_for(world, lambda: game.rec.seats[0].auto, timeout=20)
+            await world.settle()
+            msg = hand_message(world, alice, game_id)
+            assert "Auto-play" in msg.text
+            await alice.press(msg, data=find(msg, "A").data)
+            await world.settle()
+            assert not game.rec.seats[0].auto
+
+
+async def test_an_abandoned_lobby_expires_by_itself(tmp_path):
+    async with FakeTelegram(auto_settle=True) as world:
+        alice = world.user("Alice")
+        group = world.group("Table", admins=[alice])
+        async with running_bot(world, tmp_path / "db", lobby_expiry_minutes=0.002):
+            await alice.send(group, "/newgame")
+            await asyncio.sleep(0.3)
+            await world.settle()
+            lobby = world.last_message(group, from_bot=True)
+            assert "expired" in lobby.text and not lobby.buttons()
+            await alice.send(group, "/newgame")  # the chat is free again
+            assert find(world.last_message(group, from_bot=True), "S") is not None
+
+
+async def test_rules_and_settings_follow_the_groups_language_and_preset(tmp_path):
+    async with FakeTelegram(auto_settle=True) as world:
+        alice = world.user("Alice", language_code="en")
+        bob = world.user("Bob", language_code="en")
+        group = world.group("Table", members=[bob], admins=[alice])
+        async with running_bot(world, tmp_path / "db", default_language="zh"):
+            await alice.send(group, "/rules levels")
+            assert "Levels" in world.last_message(group, from_bot=True).text
+            await alice.send(group, "/settings")
+            menu = world.last_message(group, from_bot=True)
+            answer = await bob.press(menu, text="中文")
+            assert answer.show_alert  # only admins
+            await alice.press(menu, text="中文")
+            menu = world.last_message(group, from_bot=True)
+            await alice.press(menu, text="比赛")
+            await bob.send(group, "/rules levels")
+            text = world.last_message(group, from_bot=True).text
+            assert "比赛" in text and "10" in text  # tournament: target 10, in Chinese
+            await alice.send(group, "/rules nonsense")
+            assert "cards" in world.last_message(group, from_bot=True).text
