@@ -484,28 +484,31 @@ class HandState(BaseModel):
 
     # ---- what a seat may see -------------------------------------------
     def observation(self, seat: int) -> Observation:
-        ctx = self.ctx
+        phase = self.phase
+        declaring = self.declaring
+        ctx = TrumpContext(self.level, declaring.trump, self.rules.permanent_twos)
         # The current kitty: to whoever buried it, to all once the hand is over. The
         # kitty shown when nobody declared is ``revealed_kitty``, never the buried one.
-        sees_kitty = self.phase == "done" or self.buried_by == seat
+        sees_kitty = phase == "done" or self.buried_by == seat
         # Finished tricks never change, so they are shared; the open one is copied.
         tricks = list(self.tricks)
         if tricks and tricks[-1].winner is None:
             last = tricks[-1]
-            tricks[-1] = last.model_copy(update={"plays": list(last.plays)})
+            tricks[-1] = Trick(leader=last.leader, plays=list(last.plays))
+        in_window = phase in ("dealing", "after_deal", "chaodi")
         return Observation(
             seat=seat,
-            phase=self.phase,
+            phase=phase,
             version=self.version,
             hand_number=self.hand_number,
             rules=self.rules,
             level=self.level,
             levels=list(self.levels),
-            dealer=self.dealer,
-            trump=self.declaring.trump,
-            trump_decided=self.declaring.trump_decided,
-            declarer=self.declaring.declarer,
-            shows=[(s.seat, list(s.cards)) for s in self.declaring.shows],
+            dealer=declaring.dealer,
+            trump=declaring.trump,
+            trump_decided=declaring.trump_decided,
+            declarer=declaring.declarer,
+            shows=[(s.seat, list(s.cards)) for s in declaring.shows],
             hand=ctx.sorted(self.hands[seat]),
             card_counts=[len(h) for h in self.hands],
             dealt=self.dealt,
@@ -514,9 +517,9 @@ class HandState(BaseModel):
             turn=self.turn,
             tricks=tricks,
             attackers_points=self.attackers_points,
-            show_options=self.show_options(seat),
-            can_pass=self.can_pass(seat),
-            can_redeal=self.can_redeal(seat),
+            show_options=self.show_options(seat) if in_window else [],
+            can_pass=in_window and self.can_pass(seat),
+            can_redeal=phase == "after_deal" and self.can_redeal(seat),
             result=self.result,
         )
 
