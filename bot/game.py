@@ -536,9 +536,8 @@ class GameService:
             if kind == "timeout":
                 rec.seats[seat].auto = True  # 托管 until the player acts again
             rec.seats[seat].selection = []
-            action = self._robot_action(match, seat, rng)
-            if not self._try(match, action):
-                return
+            if not self._try(match, self._robot_action(match, seat, rng)):
+                rec.seats[seat].auto = False  # leave the turn to the player; re-arm below
         elif kind == "next":
             await self._next_hand(game)
             return

@@ -16,10 +16,12 @@ async def test_a_silent_player_is_played_for_until_they_come_back(tmp_path):
         ) as app:
             game_id = await start_with_computers(world, group, [alice])
             game = service(app).games[game_id]
-            await wait_for(world, lambda: game.rec.seats[0].auto, timeout=20)
+            await wait_for(
+                world, lambda: "Auto-play" in hand_message(world, alice, game_id).text, timeout=20
+            )
+            assert game.rec.seats[0].auto
             await world.settle()
             msg = hand_message(world, alice, game_id)
-            assert "Auto-play" in msg.text
             await alice.press(msg, data=find(msg, "A").data)
             await world.settle()
             assert not game.rec.seats[0].auto
