@@ -475,7 +475,9 @@ class GameService:
             if bots:
                 self.arm(rec.id, (*token, "robots"), st.computer_delay_seconds)
             else:
-                deadline = game.window_deadline or self.clock.now()
+                if game.window_deadline is None:  # after a restart: a fresh window
+                    game.window_deadline = self.clock.now() + st.overturn_window_seconds
+                deadline = game.window_deadline
                 self.arm(rec.id, (*token, "window"), max(0.0, deadline - self.clock.now()))
         elif phase in ("burying", "chaodi", "playing"):
             seat = hand.turn

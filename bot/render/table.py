@@ -15,7 +15,7 @@ from bot.i18n import t
 from bot.models import GameRecord
 from bot.outbox import Content
 from bot.render.cards import cards_label, rank_label, suit_label
-from engine.hand import HandState, Trick
+from engine.hand import DEALT, HandState, Trick
 from engine.match import MatchState
 
 
@@ -98,9 +98,8 @@ def pre_play(rec: GameRecord, match: MatchState) -> Content:
 
 
 def _revealed_kitty(hand: HandState, lang: str) -> str:
-    # when nobody declared the kitty was shown to all (section 5); it is then in the dealer's hand
-    shown = getattr(hand.declaring, "revealed_kitty", None)
-    return cards_label(shown, lang) if shown else "—"
+    # nobody declared: the kitty (the deck's last 8 cards) was shown to all (section 5)
+    return cards_label(hand.deck[DEALT:], lang)
 
 
 def trick_lines(rec: GameRecord, hand: HandState, trick: Trick, number: int) -> list[str]:
