@@ -31,9 +31,10 @@ What a show does (:meth:`Declaring.show`):
 
 Windows (which actions each allows; **[decided]** where RULES.md is silent):
 
-- hand 1, ``deal`` and ``after_deal`` (until the kitty is taken): declare,
-  reinforce, overturn: the race (抢报, 反主反打); each declarer or overturner
-  becomes the dealer. ``chaodi``: closed.
+- hand 1, ``deal``: declare and reinforce: the race (抢报); the first declarer
+  becomes the dealer. ``after_deal`` (until the kitty is taken): declare,
+  reinforce and overturn (反主反打, RULES 7: "overturns happen after the deal");
+  each overturner becomes the dealer. ``chaodi``: closed.
 - later hands, ``deal``: declare, reinforce (overturns wait).
 - later hands, ``after_deal``: declare and reinforce (a last chance for the
   final cards); overturns too when ``later_overturn`` is ``before_kitty``
@@ -275,7 +276,8 @@ class Declaring(BaseModel):
         if window not in WINDOWS:
             raise ValueError(f"unknown window {window!r}")
         if self.hand_number == 1:
-            return _NONE if window == "chaodi" else _ALL
+            # RULES 7: first-hand overturns happen after the deal, before the kitty.
+            return {"deal": _DECLARE, "after_deal": _ALL}.get(window, _NONE)
         if window == "deal":
             return _DECLARE
         if window == "after_deal":

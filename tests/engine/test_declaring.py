@@ -227,7 +227,8 @@ def test_tournament_overturns_before_the_kitty_not_in_chaodi() -> None:
 def test_hand_1_overturner_becomes_dealer() -> None:
     d = first()
     d.show(2, c("2D"), "deal")
-    d.show(1, c("2S 2S"), "deal")
+    refused(d, 1, "2S 2S", "deal", errors.DECLARING_CLOSED)  # overturns wait for the deal's end
+    d.show(1, c("2S 2S"), "after_deal")
     assert (d.trump, d.dealer) == (S, 1)
     d.show(0, c("LJ LJ"), "after_deal")
     assert (d.trump, d.dealer) == (None, 0)
@@ -338,7 +339,8 @@ def test_options_after_a_declaration() -> None:
     d = first()
     d.show(1, c("2D"), "deal")
     hand = c("2H 2H 2S LJ LJ 3C")
-    assert d.options(0, hand, "deal") == [c("2H 2H"), c("LJ LJ")]
+    assert d.options(0, hand, "deal") == []  # overturns wait for the end of the deal
+    assert d.options(0, hand, "after_deal") == [c("2H 2H"), c("LJ LJ")]
     assert d.options(1, c("2D 2D 2S 2S"), "deal") == [c("2D 2D")]  # reinforce only
 
 
