@@ -14,6 +14,7 @@ from engine.errors import IllegalAction
 from engine.hand import Bury, HandState, Play, Show
 from engine.match import MatchState
 from engine.rules import PRESETS, RuleSet
+from engine.tricks import is_legal_follow
 
 
 def all_cards(state: HandState) -> Counter[int]:
@@ -37,6 +38,25 @@ def random_bad_action(state: HandState, rng: random.Random):  # type: ignore[no-
     )
 
 
+def probe_follow(state: HandState, rng: random.Random) -> None:
+    """A random follow of the right size is accepted exactly when the rules call it legal."""
+    trick = state.current_trick
+    if state.phase != "playing" or trick is None or not trick.plays or state.turn is None:
+        return
+    hand = state.hands[state.turn]
+    lead = trick.plays[0].cards
+    play = rng.sample(hand, len(lead))
+    legal = is_legal_follow(state.ctx, lead, hand, play)
+    trial = state.model_copy(deep=True)
+    try:
+        trial.apply(Play(seat=state.turn, cards=play))
+        accepted = True
+    except IllegalAction:
+        accepted = False
+        assert trial == state
+    assert accepted == legal
+
+
 def play_random_hand(state: HandState, rng: random.Random, check_every_step: bool) -> HandState:
     initial = state.model_copy(deep=True)
     full = Counter(new_shoe())
@@ -48,6 +68,7 @@ def play_random_hand(state: HandState, rng: random.Random, check_every_step: boo
                 state.apply(bad)
             except IllegalAction:
                 assert state.model_dump_json() == before, "a rejected action changed the state"
+            probe_follow(state, rng)
             assert all_cards(state) == full
             assert HandState.model_validate_json(state.model_dump_json()) == state
         state.apply(state.random_action(rng))
