@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
 from engine import errors
@@ -12,8 +9,8 @@ from engine.cards import parse_cards, parse_rank
 from engine.declaring import Declaring, classify, may_request_redeal, replay_events
 from engine.errors import IllegalAction
 from engine.rules import RuleSet
+from tests.engine.helpers import load_cases
 
-CASES = Path("/work/shared/rules/cases")
 CLASSIC = RuleSet.from_preset("classic")
 JOKER = RuleSet.from_preset("joker_declare")
 TOURNAMENT = RuleSet.from_preset("tournament")
@@ -378,11 +375,7 @@ def test_declaring_round_trips_through_json() -> None:
 
 
 def test_public_declare_cases() -> None:
-    path = CASES / "declare.jsonl"
-    if not path.exists():
-        pytest.skip(f"{path} not available")
-    lines = path.read_text(encoding="utf-8").splitlines()
-    cases = [json.loads(x) for x in lines if x.strip() and not x.startswith("#")]
+    cases = load_cases("declare")
     assert len(cases) == 28
     for case in cases:
         ctx, inp, exp = case["context"], case["input"], case["expect"]

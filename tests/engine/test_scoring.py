@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
 from engine.cards import RANKS, parse_cards, parse_rank
@@ -20,8 +17,8 @@ from engine.scoring import (
     throw_penalty,
     time_limit_winner,
 )
+from tests.engine.helpers import load_cases
 
-CASES = Path("/work/shared/rules/cases")
 CLASSIC = RuleSet.from_preset("classic")
 TOURNAMENT = RuleSet.from_preset("tournament")
 FINE = RuleSet.from_preset("classic", level_table="fine")
@@ -31,14 +28,6 @@ KITTY = parse_cards("5S 10H KD 3C 4C 6D 7D 8D")  # 25 points
 
 def r(rank: str) -> int:
     return parse_rank(rank)
-
-
-def load(name: str) -> list[dict]:
-    path = CASES / name
-    if not path.exists():
-        pytest.skip(f"{path} not available")
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return [json.loads(x) for x in lines if x.strip() and not x.startswith("#")]
 
 
 def rules_of(case: dict) -> RuleSet:
@@ -80,7 +69,7 @@ def test_throw_counts_by_its_largest_unit_only() -> None:
 
 def test_public_kitty_cases() -> None:
     pytest.importorskip("engine.units")
-    for case in load("kitty.jsonl"):
+    for case in load_cases("kitty"):
         ctx = TrumpContext(r(case["context"]["level"]), "SHCD".index(case["context"]["trump"]))
         inp = case["input"]
         bonus = kitty_bonus_for_lead(
@@ -299,7 +288,7 @@ def test_time_limit_higher_level_wins_equal_goes_to_defenders() -> None:
 
 
 def test_public_level_cases() -> None:
-    cases = load("level.jsonl")
+    cases = load_cases("level")
     assert len(cases) == 39
     for case in cases:
         inp, exp = case["input"], case["expect"]

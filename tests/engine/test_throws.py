@@ -2,33 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import SUITS, format_cards, new_shoe, parse_cards, parse_rank
+from engine.cards import format_cards, new_shoe, parse_cards
 from engine.ranking import TrumpContext
 from engine.tricks import check_throw
 from engine.units import decompose
-
-CASES = Path("/work/shared/rules/cases")
-
-
-def ctx_of(level: str, trump: str) -> TrumpContext:
-    return TrumpContext(parse_rank(level), None if trump == "none" else SUITS.index(trump))
-
-
-def load_cases(name: str) -> list[dict]:
-    path = CASES / f"{name}.jsonl"
-    if not path.exists():
-        return []
-    lines = (line.strip() for line in path.read_text(encoding="utf-8").splitlines())
-    return [json.loads(line) for line in lines if line and not line.startswith("#")]
-
+from tests.engine.helpers import ctx_of, load_cases
 
 L10H = ctx_of("10", "H")
 L2H = ctx_of("2", "H")

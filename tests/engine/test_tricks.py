@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import itertools
-import json
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import BJ, LJ, SUITS, new_shoe, parse_cards, parse_rank
+from engine.cards import BJ, LJ, new_shoe, parse_cards
 from engine.errors import (
     EMPTY_PLAY,
     MIXED_SUITS,
@@ -34,28 +32,7 @@ from engine.tricks import (
     trick_winner,
 )
 from engine.units import pair_ids, shape_names
-
-CASES = Path("/work/shared/rules/cases")
-
-
-def ctx_of(level: str, trump: str, permanent_twos: bool = False) -> TrumpContext:
-    return TrumpContext(
-        parse_rank(level), None if trump == "none" else SUITS.index(trump), permanent_twos
-    )
-
-
-def load_cases(name: str) -> list[dict]:
-    path = CASES / f"{name}.jsonl"
-    if not path.exists():
-        return []
-    lines = (line.strip() for line in path.read_text(encoding="utf-8").splitlines())
-    return [json.loads(line) for line in lines if line and not line.startswith("#")]
-
-
-def case_ctx(case: dict) -> TrumpContext:
-    c = case["context"]
-    return ctx_of(c["level"], c["trump"], bool(c.get("options", {}).get("permanent_twos")))
-
+from tests.engine.helpers import case_ctx, ctx_of, load_cases
 
 L2S = ctx_of("2", "S")
 L10H = ctx_of("10", "H")

@@ -2,42 +2,19 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import SUITS, parse_cards, parse_rank
+from engine.cards import parse_cards
 from engine.ranking import TrumpContext
 from engine.units import Unit, decompose, shape_names, tractor_cover
-
-CASES = Path("/work/shared/rules/cases")
-
-
-def ctx_of(level: str, trump: str, permanent_twos: bool = False) -> TrumpContext:
-    return TrumpContext(
-        parse_rank(level), None if trump == "none" else SUITS.index(trump), permanent_twos
-    )
+from tests.engine.helpers import case_ctx, ctx_of, load_cases
 
 
 def shape(level: str, trump: str, cards: str, permanent_twos: bool = False) -> list[str] | None:
     units = decompose(ctx_of(level, trump, permanent_twos), parse_cards(cards))
     return None if units is None else shape_names(units)
-
-
-def load_cases(name: str) -> list[dict]:
-    path = CASES / f"{name}.jsonl"
-    if not path.exists():
-        return []
-    lines = (line.strip() for line in path.read_text(encoding="utf-8").splitlines())
-    return [json.loads(line) for line in lines if line and not line.startswith("#")]
-
-
-def case_ctx(case: dict) -> TrumpContext:
-    c = case["context"]
-    return ctx_of(c["level"], c["trump"], bool(c.get("options", {}).get("permanent_twos")))
 
 
 # ---- units -------------------------------------------------------------------------
