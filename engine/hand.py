@@ -25,6 +25,8 @@ Decisions the rule book leaves open (**[decided]** here):
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
@@ -37,7 +39,7 @@ from engine.errors import IllegalAction
 from engine.ranking import TrumpContext
 from engine.rules import RuleSet
 from engine.scoring import kitty_bonus_for_lead, settle_hand, throw_penalty
-from engine.tricks import check_follow, check_lead, check_throw, trick_winner
+from engine.tricks import check_follow, check_lead, check_throw, is_legal_follow, trick_winner
 
 Phase = Literal["dealing", "after_deal", "burying", "chaodi", "playing", "done"]
 DEALT = 4 * HAND_SIZE
@@ -523,12 +525,90 @@ class HandState(BaseModel):
             result=self.result,
         )
 
+    # ---- legal actions ---------------------------------------------------
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == "done"
+
+    def to_act(self) -> list[int]:
+        """Seats that may act now (during the deal anyone may show; ``Deal`` is the system's)."""
+        if self.phase in ("dealing", "after_deal"):
+            return [s for s in range(4) if self.show_options(s) or self.can_pass(s)]
+        return [] if self.turn is None else [self.turn]
+
+    def legal_actions(self, seat: int) -> Iterator[Action]:
+        """Every distinct legal action of this seat now, lazily (OpenSpiel's door).
+
+        Burying and leading can have very many (C(33, 8) burials; every sub-multiset
+        of a suit class is a lead, a throw that fails being the engine's business,
+        not an illegal action), so this is an iterator: take what you need.
+        """
+        if self.phase in ("dealing", "after_deal", "chaodi"):
+            for cards in self.show_options(seat):
+                yield Show(seat=seat, cards=cards)
+            if self.can_pass(seat):
+                yield Pass(seat=seat)
+            if self.can_redeal(seat):
+                yield Redeal(seat=seat)
+            return
+        if self.turn != seat:
+            return
+        hand = self.hands[seat]
+        if self.phase == "burying":
+            for cards in sub_multisets(hand, KITTY_SIZE):
+                yield Bury(seat=seat, cards=cards)
+        elif self.phase == "playing":
+            for cards in legal_plays(self.ctx, self.tricks[-1], hand):
+                yield Play(seat=seat, cards=cards)
+
     # ---- convenience for players and tests -----------------------------
     def random_action(self, rng: random.Random) -> Action:
         """A random legal action for whoever must act (system deals included)."""
         from engine.players.randomplayer import random_action
 
         return random_action(self, rng)
+
+
+def sub_multisets(cards: list[int], size: int) -> Iterator[list[int]]:
+    """Every distinct multiset of ``size`` cards drawn from ``cards`` (sorted ids)."""
+    counts = sorted(Counter(cards).items())
+
+    def rec(i: int, need: int) -> Iterator[list[int]]:
+        if need == 0:
+            yield []
+            return
+        if i == len(counts):
+            return
+        card, n = counts[i]
+        for k in range(min(n, need), -1, -1):
+            for rest in rec(i + 1, need - k):
+                yield [card] * k + rest
+
+    return rec(0, size)
+
+
+def legal_plays(ctx: TrumpContext, trick: Trick, hand: list[int]) -> Iterator[list[int]]:
+    """Every distinct legal play into this trick: any one-class lead, or a legal follow."""
+    if not trick.plays:
+        by_class: dict[int, list[int]] = {}
+        for c in hand:
+            by_class.setdefault(ctx.suit_class[c], []).append(c)
+        for cards in by_class.values():
+            for size in range(1, len(cards) + 1):
+                yield from sub_multisets(cards, size)
+        return
+    lead = trick.plays[0].cards
+    n = len(lead)
+    led = ctx.suit_class[lead[0]]
+    same = [c for c in hand if ctx.suit_class[c] == led]
+    if len(same) >= n:
+        pool = sub_multisets(same, n)
+    else:
+        rest = [c for c in hand if ctx.suit_class[c] != led]
+        pool = (same + extra for extra in sub_multisets(rest, n - len(same)))
+    for play in pool:
+        if is_legal_follow(ctx, lead, hand, play):
+            yield play
 
 
 @dataclass(slots=True)
