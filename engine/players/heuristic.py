@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import islice
 
 from engine.cards import POINTS, suit_of
-from engine.hand import Action, Bury, Observation, Pass, Play, Show
+from engine.hand import Action, Bury, Observation, Pass, Play, Show, legal_plays
 from engine.ranking import TRUMP, TrumpContext
 from engine.tricks import is_legal_follow, random_follow, trick_winner
 from engine.units import Unit, decompose
 
 SAMPLES = 24
+MAX_CANDIDATES = 600
 
 
 def choose_action(obs: Observation, rng: random.Random) -> Action:
@@ -144,27 +146,47 @@ def _follow(obs: Observation, rng: random.Random) -> list[int]:
     assert trick is not None
     lead = trick.plays[0].cards
     plays = [p.cards for p in trick.plays]
-    candidates = {tuple(sorted(random_follow(ctx, lead, obs.hand, rng))) for _ in range(SAMPLES)}
-    candidates |= _greedy_candidates(ctx, lead, obs.hand)
-    legal = [list(c) for c in candidates if is_legal_follow(ctx, lead, obs.hand, list(c))]
+    # Every legal follow when there are few (the usual case), else a sample.
+    legal = [list(c) for c in islice(legal_plays(ctx, trick, obs.hand), MAX_CANDIDATES)]
+    if len(legal) == MAX_CANDIDATES:
+        extra = {tuple(sorted(random_follow(ctx, lead, obs.hand, rng))) for _ in range(SAMPLES)}
+        extra |= _greedy_candidates(ctx, lead, obs.hand)
+        legal += [list(c) for c in extra if is_legal_follow(ctx, lead, obs.hand, list(c))]
     current = trick_winner(ctx, plays) if len(plays) > 1 else 0
     partner_winning = trick.plays[current].seat == (obs.seat + 2) % 4
     last = len(plays) == 3
+    secure = partner_winning and (last or _is_master(obs, trick.plays[current].cards))
     trick_points = sum(POINTS[c] for p in plays for c in p)
 
     def score(play: list[int]) -> tuple[float, ...]:
         wins = trick_winner(ctx, plays + [play]) == len(plays)
         pts = sum(POINTS[c] for c in play)
-        strength = sum(100 * (ctx.suit_class[c] == TRUMP) + ctx.order[c] for c in play)
-        if partner_winning and not wins:
-            # feed points when the partner's win is safe enough (we play last, or the lead is strong)
-            return (1, pts if last or trick_points >= 10 else -pts, -strength)
+        trumps = sum(ctx.suit_class[c] == TRUMP for c in play)
+        strength = sum(ctx.order[c] for c in play) + 20 * trumps
+        if partner_winning:
+            if not wins:
+                # our trick already: feed points only when the partner's win is secure
+                return (2, pts if secure else -pts, -strength)
+            return (1 if secure else 2.5, -strength, pts)
         if wins:
-            value = trick_points + pts
-            return (2 if value > 0 or last else 0.5, -strength, pts)
+            # take points, or the last word; cheaply
+            worth = trick_points + pts > 0 or last
+            return (3 if worth else 0.5, -strength, pts)
         return (0, -pts, -strength)
 
     return max(legal, key=score)
+
+
+def _is_master(obs: Observation, cards: list[int]) -> bool:
+    """No unseen card of that class ranks above this play's top card (a cheap card count)."""
+    ctx = obs.ctx
+    seen = _played_cards(obs)
+    seen.update(obs.hand)
+    cls = ctx.suit_class[cards[0]]
+    top = max(ctx.order[c] for c in cards)
+    if cls != TRUMP and any(ctx.suit_class[c] == TRUMP for c in cards):
+        cls = TRUMP
+    return all(seen[c] >= 2 for c in range(54) if ctx.suit_class[c] == cls and ctx.order[c] > top)
 
 
 def _greedy_candidates(ctx: TrumpContext, lead: list[int], hand: list[int]) -> set[tuple[int, ...]]:
