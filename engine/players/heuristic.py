@@ -109,34 +109,44 @@ def _played_cards(obs: Observation) -> Counter[int]:
 def _lead(obs: Observation) -> list[int]:
     ctx = obs.ctx
     units = _units_of_hand(ctx, obs.hand)
-    off = [u for u in units if ctx.suit_class[u.cards[0]] != TRUMP]
-    seen = _played_cards(obs)
-    mine = Counter(obs.hand)
+    known = _played_cards(obs)
+    known.update(obs.hand)
+    known.update(obs.kitty or ())
 
-    def is_master(u: Unit) -> bool:
-        # no card of a higher order in this class may still be out (singles) —
-        # a cheap card count from the public record and our own hand
+    def master(u: Unit) -> bool:
+        """Nobody else can hold a higher unit of its kind (counting seen cards)."""
         cls = ctx.suit_class[u.cards[0]]
         for c in range(54):
             if ctx.suit_class[c] == cls and ctx.order[c] > u.top:
-                if seen[c] + mine[c] < 2:
+                out = 2 - known[c]
+                if out >= 2 or (u.pairs == 0 and out >= 1):
                     return False
         return True
 
-    multi = [u for u in off if u.pairs >= 1]
-    if multi:
-        return list(max(multi, key=lambda u: (u.pairs, u.top)).cards)
-    masters = [u for u in off if is_master(u)]
+    off = [u for u in units if ctx.suit_class[u.cards[0]] != TRUMP]
+    masters = [u for u in (off or units) if master(u)]
     if masters:
-        return list(max(masters, key=lambda u: u.top).cards)
+        # throw every master unit of the class holding the biggest one (all provably highest)
+        best = max(masters, key=lambda u: (u.pairs, u.top))
+        cls = ctx.suit_class[best.cards[0]]
+        return [c for u in masters if ctx.suit_class[u.cards[0]] == cls for c in u.cards]
+    tractors = [u for u in off if u.pairs >= 2]
+    if tractors:
+        return list(max(tractors, key=lambda u: (u.pairs, u.top)).cards)
     if off:
-        # a low card of the shortest off-suit, keeping points back
+        # a low card of the shortest off-suit, keeping points and pairs back
         length = Counter(ctx.suit_class[c] for c in obs.hand)
         u = min(
-            off, key=lambda u: (POINTS[u.cards[0]] > 0, length[ctx.suit_class[u.cards[0]]], u.top)
+            off,
+            key=lambda u: (
+                POINTS[u.cards[0]] > 0,
+                u.pairs,
+                length[ctx.suit_class[u.cards[0]]],
+                u.top,
+            ),
         )
         return list(u.cards)
-    # only trumps: lead the biggest unit, the lowest of its kind
+    # only trumps: the lowest unit, pairs first
     return list(max(units, key=lambda u: (u.pairs, -u.top)).cards)
 
 

@@ -13,7 +13,8 @@ from engine.players import choose_action, choose_bury, suggest
 from engine.players.randomplayer import random_seat_action
 from engine.ranking import TRUMP
 from engine.rules import PRESETS, RuleSet
-from engine.tricks import check_lead, is_legal_follow
+from engine.tricks import check_lead, check_throw, is_legal_follow
+from engine.units import decompose
 
 
 def seat_to_act(state: HandState) -> int:
@@ -23,7 +24,7 @@ def seat_to_act(state: HandState) -> int:
     return state.turn
 
 
-def assert_legal_play(obs: Observation, cards: list[int]) -> None:
+def assert_legal_play(obs: Observation, cards: list[int], state: HandState) -> None:
     ctx = obs.ctx
     trick = obs.current_trick
     assert trick is not None
@@ -31,7 +32,9 @@ def assert_legal_play(obs: Observation, cards: list[int]) -> None:
         assert is_legal_follow(ctx, trick.plays[0].cards, obs.hand, cards)
     else:
         units = check_lead(ctx, obs.hand, cards)  # raises if not held or mixed
-        assert len(units) == 1, "the heuristic never risks a throw"
+        if len(units) > 1:  # a throw only when every part is provably the highest
+            others = [state.hands[(obs.seat + i) % 4] for i in (1, 2, 3)]
+            assert check_throw(ctx, cards, others) is None
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -46,7 +49,7 @@ def test_suggest_is_always_a_legal_play(preset: str, twos: bool) -> None:
         while state.phase != "done":
             if state.phase == "playing":
                 obs = state.observation(state.turn)  # type: ignore[arg-type]
-                assert_legal_play(obs, suggest(obs, random.Random(seed)))
+                assert_legal_play(obs, suggest(obs, random.Random(seed)), state)
                 checked += 1
             state.apply(state.random_action(rng))
     assert checked > 300
@@ -92,11 +95,14 @@ def test_choose_bury_buries_8_held_cards_keeping_trumps_and_points():
 
 def test_suggest_does_not_throw_a_beatable_throw():
     rules = RuleSet.from_preset("classic")
+    throws = 0
     for seed in range(10):
         state = HandState.new(rules, seed, 2, seed % 4, [3, 3])
         play_heuristic_hand(state, random.Random(seed))
         for trick in state.tricks:
             assert trick.plays[0].attempted is None
+        throws += sum(len(decompose(state.ctx, t.plays[0].cards) or []) > 1 for t in state.tricks)
+    assert throws > 0, "masters are thrown together"
 
 
 def heuristic_vs_random(hands: int) -> tuple[list[int], list[list[int]]]:
