@@ -12,12 +12,15 @@ from telegram.ext import (
     ApplicationBuilder,
     CallbackQueryHandler,
     CommandHandler,
+    MessageHandler,
+    filters,
 )
 from telegram.request import BaseRequest
 
 from bot import timers
 from bot.config import Settings
 from bot.game import GameService
+from bot.handlers.group import on_migrate
 from bot.handlers.lobby import newgame, start
 from bot.handlers.play import on_callback
 from bot.handlers.rules import rules_cmd
@@ -61,6 +64,7 @@ def build_application(
     app.add_handler(CommandHandler(["settings", "lang"], settings_cmd))
     app.add_handler(CommandHandler("startlevel", startlevel_cmd))
     app.add_handler(CallbackQueryHandler(on_callback))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
     app.add_error_handler(_on_error)
     return app
 

@@ -76,6 +76,8 @@ class GameService:
         self.disarm: Disarm = lambda *_: None
         outboxes.on_sent = self._on_sent
         outboxes.on_forbidden = self._on_forbidden
+        outboxes.on_migrated = self._on_migrated
+        self._tasks: set[asyncio.Task[None]] = set()
         self._dm_owner: dict[int, set[int]] = {}  # user id -> games they sit in
 
     # ------------------------------------------------------------------ loading
@@ -162,6 +164,35 @@ class GameService:
             thread_id=rec.thread_id,
         )
 
+    # ------------------------------------------------------------------ the group itself
+    def _on_migrated(self, old: int, new: int) -> None:
+        """A request to the group failed with ChatMigrated (its service message may
+        not have reached us yet): move the games there."""
+        task = asyncio.get_running_loop().create_task(self.migrate_chat(old, new))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def migrate_chat(self, old: int, new: int) -> None:
+        """The group was upgraded to a supergroup: its games, lobby and settings move to
+        the new chat id (store and memory) and the table is posted there anew. Idempotent:
+        both service messages and a ChatMigrated error may announce the same move."""
+        games = [g for g in self.games.values() if g.rec.chat_id == old]
+        for game in games:
+            async with game.lock:
+                if game.rec.chat_id != old:
+                    continue
+                game.rec.chat_id = new
+                game.rec.group_messages = {}
+                await self._save(game)
+        await self.store.migrate_chat(old, new)
+        self.outboxes.drop(old)
+        for game in games:
+            async with game.lock:
+                if game.rec.status in ("lobby", "running"):
+                    self._render_group(game)
+        if games:
+            log.info("chat %s became %s: %d games moved", old, new, len(games))
+
     # ------------------------------------------------------------------ lobby
     async def open_game_in(self, chat_id: int, thread_id: int | None) -> Game | None:
         rec = await self.store.open_game_in(chat_id, thread_id)
@@ -180,7 +211,8 @@ class GameService:
             thread_id=thread_id,
             chat_title=title,
             creator_id=creator,
-            lang=lang,
+            lang=chat.lang or lang,
+            group_lang=chat.lang,
             preset=chat.preset,
             start_level=chat.start_level,
             seed=random.SystemRandom().randrange(2**31),
@@ -193,15 +225,18 @@ class GameService:
         return game, True
 
     async def apply_chat_settings(self, chat_id: int, chat: ChatSettings) -> None:
-        """A settings change also reaches the chat's lobbies that have not started."""
+        """A settings change reaches the chat's open games: the language at once (lobby and
+        running match), the rules only lobbies that have not started."""
         for game in list(self.games.values()):
             rec = game.rec
-            if rec.chat_id != chat_id or rec.status != "lobby":
+            if rec.chat_id != chat_id or rec.status not in ("lobby", "running"):
                 continue
             async with game.lock:
-                rec.lang = chat.lang or rec.lang
-                rec.preset = chat.preset
-                rec.start_level = chat.start_level
+                if chat.lang:
+                    rec.lang = rec.group_lang = chat.lang
+                if rec.status == "lobby":
+                    rec.preset = chat.preset
+                    rec.start_level = chat.start_level
                 await self._save(game)
                 self._render(game)
 
@@ -256,10 +291,10 @@ class GameService:
         self._schedule(game)
 
     async def lobby_press(
-        self, game: Game, press: codec.Press, user_id: int, admin: bool
+        self, game: Game, press: codec.Press, user_id: int, admin: bool, code: str | None = None
     ) -> Answer:
         rec = game.rec
-        lang = rec.lang
+        lang = rec.user_lang(user_id, code)
         if rec.status != "lobby":
             return Answer(t(lang, "stale"))
         boss = admin or user_id == rec.creator_id
@@ -317,10 +352,12 @@ class GameService:
             self.disarm(game.rec.id)
 
     # ------------------------------------------------------------------ hand presses
-    async def hand_press(self, game: Game, press: codec.Press, user_id: int) -> Answer:
+    async def hand_press(
+        self, game: Game, press: codec.Press, user_id: int, code: str | None = None
+    ) -> Answer:
         """A button of a DM hand (or the group's next-hand button)."""
         rec, match = game.rec, game.match
-        lang = rec.lang
+        lang = rec.user_lang(user_id, code)
         if rec.status != "running" or match is None:
             return Answer(t(lang, "stale"))
         seat = rec.seat_of(user_id)
@@ -334,7 +371,7 @@ class GameService:
         s = rec.seats[seat]
         kind = press.kind
         if kind == "G":
-            return await self._next_hand_press(game)
+            return await self._next_hand_press(game, lang)
         if kind != "T" and s.auto:
             s.auto = False  # the player is back: 托管 ends
         if kind == "A":
@@ -367,7 +404,7 @@ class GameService:
 
     async def _toggle(self, game: Game, seat: int, press: codec.Press) -> Answer:
         rec, hand = game.rec, game.match.hand  # type: ignore[union-attr]
-        lang = rec.lang
+        lang = rec.seat_lang(seat)
         if len(press.arg) != 2 or press.arg[1] not in "01":
             return Answer(t(lang, "bad_button"))
         card = codec.decode_cards(press.arg[0])[0]
@@ -402,15 +439,15 @@ class GameService:
         elif hand.phase == "playing" and hand.turn == seat:
             rec.seats[seat].selection = list(suggest(obs))
         else:
-            return Answer(t(rec.lang, "hint.not_now"))
+            return Answer(t(rec.seat_lang(seat), "hint.not_now"))
         self._render_dm(game, seat)
-        return Answer(t(rec.lang, "hint.done"))
+        return Answer(t(rec.seat_lang(seat), "hint.done"))
 
     async def _act(self, game: Game, action: Action, seat: int | None) -> Answer:
         """Apply one action; on success save, render and re-arm, then acknowledge."""
         match = game.match
         assert match is not None
-        lang = game.rec.lang
+        lang = game.rec.seat_lang(seat) if seat is not None else game.rec.lang
         try:
             match.apply(action)
         except IllegalAction as e:
@@ -437,17 +474,22 @@ class GameService:
         self._render(game)
         self._schedule(game)
 
-    async def _next_hand_press(self, game: Game) -> Answer:
+    async def _next_hand_press(self, game: Game, lang: str) -> Answer:
         match = game.match
         assert match is not None
         if match.hand.phase != "done" or match.finished:
-            return Answer(t(game.rec.lang, "stale"))
+            return Answer(t(lang, "stale"))
         await self._next_hand(game)
         return Answer()
 
     async def _next_hand(self, game: Game) -> None:
         match = game.match
         assert match is not None
+        rec = game.rec
+        # the finished hand's result loses its "Next hand" button (no stale buttons)
+        old = f"g{rec.id}:h{match.hand_number}:result"
+        done = render_table.result_message(rec, match, live=False)
+        self.outboxes.get(rec.chat_id).put(old, done, thread_id=rec.thread_id)
         match.start_next_hand()
         game.rec.hand_no = match.hand_number
         for s in game.rec.seats:

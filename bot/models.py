@@ -11,7 +11,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-Status = Literal["lobby", "running", "finished", "cancelled", "expired"]
+from bot.i18n import normalize
+
+Status = Literal["lobby", "running", "finished", "cancelled", "expired", "ended"]
 RUNNING_STATES: tuple[Status, ...] = ("lobby", "running")
 
 
@@ -51,7 +53,11 @@ class GameRecord(BaseModel):
     chat_title: str = ""
     creator_id: int
     status: Status = "lobby"
+    # the group's language: its explicit setting, else the creator's, else the default
     lang: str = "zh"
+    # the group's explicit /settings language; when None each player's DMs and button
+    # answers use their own Telegram language (Seat.lang)
+    group_lang: str | None = None
     preset: str = "classic"
     start_level: int = 0
     seed: int = 0
@@ -67,6 +73,19 @@ class GameRecord(BaseModel):
     # facts the group table shows about the hand (declarations, failed throws...)
     events: list[str] = Field(default_factory=list)
     paused: bool = False
+
+    def seat_lang(self, seat: int) -> str:
+        """The language of a seat's DMs and button answers."""
+        return self.group_lang or self.seats[seat].lang or self.lang
+
+    def user_lang(self, user_id: int, code: str | None) -> str:
+        """The language for a user's DM reply or button answer (seated or not)."""
+        if self.group_lang:
+            return self.group_lang
+        seat = self.seat_of(user_id)
+        if seat is not None and self.seats[seat].lang:
+            return self.seats[seat].lang  # type: ignore[return-value]
+        return normalize(code) or self.lang
 
     def seat_of(self, user_id: int) -> int | None:
         for i, s in enumerate(self.seats):

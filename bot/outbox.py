@@ -19,7 +19,7 @@ from typing import Protocol
 
 from telegram import Bot, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +74,7 @@ class Slot:
 
 OnSent = Callable[[int, str, int], Awaitable[None]]
 OnForbidden = Callable[[int], Awaitable[None]]
+OnMigrated = Callable[[int, int], None]
 
 
 @dataclass
@@ -84,6 +85,7 @@ class Outbox:
     clock: Clock
     on_sent: OnSent | None = None
     on_forbidden: OnForbidden | None = None
+    on_migrated: OnMigrated | None = None
     slots: dict[str, Slot] = field(default_factory=dict)
     calls: int = 0
     _last: float = float("-inf")
@@ -92,6 +94,7 @@ class Outbox:
     _task: asyncio.Task[None] | None = None
     # family slots superseded before they were ever sent: never sent later, out of order
     _dropped: set[str] = field(default_factory=set)
+    _closed: bool = False
 
     def put(
         self,
@@ -153,7 +156,7 @@ class Outbox:
         return next((s for s in self.slots.values() if s.dirty), None)
 
     async def _run(self) -> None:
-        while True:
+        while not self._closed:
             slot = self._next()
             if slot is None:
                 self._prune()
@@ -207,6 +210,12 @@ class Outbox:
                 await self.on_forbidden(self.chat_id)
         except RetryAfter:
             raise
+        except ChatMigrated as e:
+            # the group became a supergroup: the owner moves its games to the new id
+            log.info("chat %s migrated to %s", self.chat_id, e.new_chat_id)
+            slot.sent, slot.desired = content, None
+            if self.on_migrated is not None:
+                self.on_migrated(self.chat_id, e.new_chat_id)
         except TelegramError as e:
             # a call that fails for another reason is not retried forever
             log.warning("chat %s slot %s: %s", self.chat_id, slot.key, e)
@@ -271,10 +280,12 @@ class Outboxes:
         dm_interval: float,
         on_sent: OnSent | None = None,
         on_forbidden: OnForbidden | None = None,
+        on_migrated: OnMigrated | None = None,
     ) -> None:
         self.bot, self.clock = bot, clock
         self.group_interval, self.dm_interval = group_interval, dm_interval
         self.on_sent, self.on_forbidden = on_sent, on_forbidden
+        self.on_migrated = on_migrated
         self._boxes: dict[int, Outbox] = {}
 
     def get(self, chat_id: int) -> Outbox:
@@ -288,9 +299,21 @@ class Outboxes:
                 self.clock,
                 on_sent=self.on_sent,
                 on_forbidden=self.on_forbidden,
+                on_migrated=self.on_migrated,
             )
             self._boxes[chat_id] = box
         return box
+
+    def drop(self, chat_id: int) -> None:
+        """Forget a chat's outbox (its messages are gone or unreachable); pending
+        states are dropped. Safe to call from that outbox's own task."""
+        box = self._boxes.pop(chat_id, None)
+        if box is None:
+            return
+        box._closed = True
+        box._wake.set()
+        if box._task is not None and box._task is not asyncio.current_task():
+            box._task.cancel()
 
     async def drain(self) -> None:
         for box in list(self._boxes.values()):

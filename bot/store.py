@@ -111,6 +111,30 @@ class Store:
             rows = await cur.fetchall()
         return [GameRecord.model_validate_json(r[0]) for r in rows]
 
+    async def games_in(self, chat_id: int) -> list[GameRecord]:
+        async with self.db.execute(
+            "SELECT record FROM games WHERE chat_id=? ORDER BY id", (chat_id,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [GameRecord.model_validate_json(r[0]) for r in rows]
+
+    async def migrate_chat(self, old: int, new: int) -> None:
+        """A group became a supergroup: its games and settings move to the new id.
+        Message ids of the old chat mean nothing in the new one: they are forgotten."""
+        for rec in await self.games_in(old):
+            rec.chat_id = new
+            rec.group_messages = {}
+            await self.db.execute("UPDATE games SET chat_id=? WHERE id=?", (new, rec.id))
+            await self.save_game(rec)
+        async with self.db.execute("SELECT 1 FROM chats WHERE chat_id=?", (new,)) as c:
+            taken = await c.fetchone() is not None
+        if not taken:
+            settings = await self.chat_settings(old)
+            settings.chat_id = new
+            await self.save_chat_settings(settings)
+        await self.db.execute("DELETE FROM chats WHERE chat_id=?", (old,))
+        await self.db.commit()
+
     # chats
     async def chat_settings(self, chat_id: int) -> ChatSettings:
         async with self.db.execute("SELECT settings FROM chats WHERE chat_id=?", (chat_id,)) as c:

@@ -68,7 +68,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if game is None:
         await msg.reply_text(t(lang, "join.no_game"))
         return
-    lang = game.rec.lang
+    lang = game.rec.user_lang(user.id, user.language_code)
     group = escape(game.rec.chat_title or "?")
     if kind == "open":
         key = await svc.open_dm(game_id, user.id)

@@ -58,6 +58,6 @@ async def _handle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Answer:
         if press.kind != "L" and user.id != game.rec.creator_id:
             admin = await is_admin(context, game.rec.chat_id, user.id)
         async with game.lock:
-            return await svc.lobby_press(game, press, user.id, admin)
+            return await svc.lobby_press(game, press, user.id, admin, user.language_code)
     async with game.lock:
-        return await svc.hand_press(game, press, user.id)
+        return await svc.hand_press(game, press, user.id, user.language_code)

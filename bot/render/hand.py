@@ -13,7 +13,7 @@ from bot.i18n import t
 from bot.models import GameRecord
 from bot.outbox import Content
 from bot.render.cards import card_label, cards_label, rank_label, suit_label
-from bot.render.table import name_of, trick_lines
+from bot.render.table import kitty_decided, name_of, trick_lines
 from engine.hand import Observation
 from engine.match import MatchState
 
@@ -23,7 +23,7 @@ ROW = 8
 def hand_message(rec: GameRecord, match: MatchState, seat: int) -> tuple[Content, bool]:
     """The DM content for ``seat`` and whether it is this seat's turn to act."""
     obs = match.observation(seat)
-    lang = rec.lang
+    lang = rec.seat_lang(seat)
     s = rec.seats[seat]
     lines = [_header(rec, match, obs), ""]
     lines += _situation(rec, match, obs)
@@ -45,7 +45,7 @@ def _display(obs: Observation, cards: list[int]) -> list[int]:
 
 
 def _header(rec: GameRecord, match: MatchState, obs: Observation) -> str:
-    lang = rec.lang
+    lang = rec.seat_lang(obs.seat)
     trump = suit_label(obs.trump, lang) if obs.trump_decided else "?"
     role = ""
     if obs.dealer is not None:
@@ -64,14 +64,16 @@ def _header(rec: GameRecord, match: MatchState, obs: Observation) -> str:
 
 
 def _situation(rec: GameRecord, match: MatchState, obs: Observation) -> list[str]:
-    lang, hand = rec.lang, match.hand
+    lang, hand = rec.seat_lang(obs.seat), match.hand
     phase = obs.phase
     lines: list[str] = []
     if phase in ("dealing", "after_deal", "burying", "chaodi"):
         for seat, cards in obs.shows:
             lines.append(
-                t(lang, "table.show", name=name_of(rec, seat), cards=cards_label(cards, lang))
+                t(lang, "table.show", name=name_of(rec, seat, lang), cards=cards_label(cards, lang))
             )
+    if obs.revealed_kitty is not None and phase == "burying":
+        lines.append(kitty_decided(obs.revealed_kitty, lang))
     if phase == "dealing":
         lines.append(t(lang, "table.dealing", dealt=obs.dealt, total=100))
         if obs.show_options:
@@ -82,16 +84,16 @@ def _situation(rec: GameRecord, match: MatchState, obs: Observation) -> list[str
         if obs.my_turn:
             lines.append(t(lang, "dm.bury", n=len(rec.seats[obs.seat].selection)))
         else:
-            lines.append(t(lang, "table.burying", name=name_of(rec, obs.turn)))  # type: ignore[arg-type]
+            lines.append(t(lang, "table.burying", name=name_of(rec, obs.turn, lang)))  # type: ignore[arg-type]
     elif phase == "chaodi":
         if obs.my_turn:
             lines.append(t(lang, "dm.chaodi"))
         else:
-            lines.append(t(lang, "table.chaodi", name=name_of(rec, obs.turn)))  # type: ignore[arg-type]
+            lines.append(t(lang, "table.chaodi", name=name_of(rec, obs.turn, lang)))  # type: ignore[arg-type]
     elif phase == "playing":
         trick = obs.current_trick
         if trick is not None:
-            lines += trick_lines(rec, hand, trick, len(obs.tricks))
+            lines += trick_lines(rec, hand, trick, len(obs.tricks), lang)
         lines.append(t(lang, "table.points", points=obs.attackers_points))
         if obs.my_turn:
             lines.append(t(lang, "dm.your_turn"))
@@ -105,7 +107,7 @@ def _situation(rec: GameRecord, match: MatchState, obs: Observation) -> list[str
 
 
 def _keyboard(rec: GameRecord, match: MatchState, obs: Observation) -> InlineKeyboardMarkup | None:
-    lang = rec.lang
+    lang = rec.seat_lang(obs.seat)
     hand_no, version = obs.hand_number, obs.version
     s = rec.seats[obs.seat]
 

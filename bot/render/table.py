@@ -14,15 +14,17 @@ from bot import codec
 from bot.i18n import t
 from bot.models import GameRecord
 from bot.outbox import Content
-from bot.render.cards import cards_label, rank_label, suit_label
-from engine.hand import DEALT, HandState, Trick
+from bot.render.cards import card_label, cards_label, rank_label, suit_label
+from engine.cards import BJ, LJ
+from engine.hand import HandState, Trick
 from engine.match import MatchState
+from engine.scoring import throw_penalty
 
 
-def name_of(rec: GameRecord, seat: int) -> str:
+def name_of(rec: GameRecord, seat: int, lang: str | None = None) -> str:
     s = rec.seats[seat]
     if s.computer:
-        return t(rec.lang, "computer_seat", n=seat + 1)
+        return t(lang or rec.lang, "computer_seat", n=seat + 1)
     return escape(s.name or "?")
 
 
@@ -45,13 +47,42 @@ def header(rec: GameRecord, match: MatchState) -> str:
         level=rank_label(hand.level),
         trump=trump,
         dealer=dealer,
-        a=rank_label(match.levels[0]),
-        b=rank_label(match.levels[1]),
+        # the levels this hand is played at (the result message tells the new ones)
+        a=rank_label(hand.levels[0]),
+        b=rank_label(hand.levels[1]),
     )
 
 
-def seats_block(rec: GameRecord, hand: HandState, live: bool = True) -> str:
+def counts_after(hand: HandState, tricks: int) -> list[int]:
+    """Each seat's card count once the first ``tricks`` tricks were played as far as
+    they are now: what a message showing that moment must say, whatever came later."""
+    counts = [len(h) for h in hand.hands]
+    for trick in hand.tricks[tricks:]:
+        for play in trick.plays:
+            counts[play.seat] += len(play.cards)
+    return counts
+
+
+def points_after(hand: HandState, tricks: int) -> int:
+    """The attackers' points once the first ``tricks`` tricks were played (trick points
+    and throw penalties, before any kitty bonus): what that trick's message shows."""
+    defenders = hand.defenders
+    total = 0
+    for trick in hand.tricks[:tricks]:
+        if trick.winner is not None and team_of(trick.winner) != defenders:
+            total += trick.points
+        for play in trick.plays:
+            if play.attempted is not None:
+                back = len(play.attempted) - len(play.cards)
+                total += throw_penalty(hand.rules, back, team_of(play.seat) != defenders)
+    return max(0, total)
+
+
+def seats_block(
+    rec: GameRecord, hand: HandState, live: bool = True, counts: list[int] | None = None
+) -> str:
     lang = rec.lang
+    counts = counts or [len(h) for h in hand.hands]
     lines = []
     for seat in range(4):
         mark = "▶" if live and hand.turn == seat and hand.phase != "done" else "  "
@@ -61,7 +92,7 @@ def seats_block(rec: GameRecord, hand: HandState, live: bool = True) -> str:
         auto = " 🤖" if rec.seats[seat].auto else ""
         team = t(lang, f"team.short.{team_of(seat)}")
         lines.append(
-            f"{mark}{seat + 1}. {name_of(rec, seat)} [{team}]{role}{auto} · {len(hand.hands[seat])}"
+            f"{mark}{seat + 1}. {name_of(rec, seat)} [{team}]{role}{auto} · {counts[seat]}"
         )
     return "\n".join(lines)
 
@@ -78,8 +109,13 @@ def pre_play(rec: GameRecord, match: MatchState) -> Content:
     """The table before the first lead: the deal, the shows, the kitty being buried."""
     lang, hand = rec.lang, match.hand
     live = hand.phase != "playing" and not hand.tricks
-    lines = [header(rec, match), "", seats_block(rec, hand, live), ""]
-    lines += shows_block(rec, hand) or [t(lang, "table.no_show")]
+    # once play started this message shows the moment before the first lead
+    counts = counts_after(hand, 0) if hand.tricks else None
+    lines = [header(rec, match), "", seats_block(rec, hand, live, counts), ""]
+    shows = shows_block(rec, hand)
+    lines += shows or ([] if hand.revealed_kitty is not None else [t(lang, "table.no_show")])
+    if hand.revealed_kitty is not None:
+        lines.append(kitty_decided(hand.revealed_kitty, lang))
     phase = hand.phase
     if phase == "dealing":
         lines.append(t(lang, "table.dealing", dealt=hand.dealt, total=100))
@@ -87,8 +123,6 @@ def pre_play(rec: GameRecord, match: MatchState) -> Content:
         waiting = ", ".join(name_of(rec, i) for i in range(4) if hand.can_pass(i))
         lines.append(t(lang, "table.window", names=waiting))
     elif phase == "burying":
-        if hand.kitty_revealed and hand.declaring.from_kitty:
-            lines.append(t(lang, "table.kitty_decided", cards=_revealed_kitty(hand, lang)))
         lines.append(t(lang, "table.burying", name=name_of(rec, hand.turn)))  # type: ignore[arg-type]
     elif phase == "chaodi":
         lines.append(t(lang, "table.chaodi", name=name_of(rec, hand.turn)))  # type: ignore[arg-type]
@@ -97,13 +131,26 @@ def pre_play(rec: GameRecord, match: MatchState) -> Content:
     return Content("\n".join(lines))
 
 
-def _revealed_kitty(hand: HandState, lang: str) -> str:
-    # nobody declared: the kitty (the deck's last 8 cards) was shown to all (section 5)
-    return cards_label(hand.deck[DEALT:], lang)
+def kitty_decided(kitty: list[int], lang: str) -> str:
+    """Nobody declared: the kitty was shown to all and its third card set the trump
+    (RULES.md section 5; a joker means no-trump)."""
+    third = kitty[2]  # the third card as dealt
+    cards = cards_label(kitty, lang)
+    if third in (BJ, LJ):
+        return t(lang, "table.kitty_decided.nt", cards=cards, card=card_label(third, lang))
+    return t(
+        lang,
+        "table.kitty_decided",
+        cards=cards,
+        card=card_label(third, lang),
+        trump=suit_label(third // 13, lang),
+    )
 
 
-def trick_lines(rec: GameRecord, hand: HandState, trick: Trick, number: int) -> list[str]:
-    lang = rec.lang
+def trick_lines(
+    rec: GameRecord, hand: HandState, trick: Trick, number: int, lang: str | None = None
+) -> list[str]:
+    lang = lang or rec.lang
     lines = [t(lang, "table.trick", n=number)]
     for play in trick.plays:
         if play.attempted is not None:
@@ -111,9 +158,9 @@ def trick_lines(rec: GameRecord, hand: HandState, trick: Trick, number: int) -> 
                 t(
                     lang,
                     "table.failed_throw",
-                    name=name_of(rec, play.seat),
-                    tried=cards_label(play.attempted, lang),
-                    cards=cards_label(play.cards, lang),
+                    name=name_of(rec, play.seat, lang),
+                    tried=cards_label(hand.ctx.sorted(list(play.attempted)), lang),
+                    cards=cards_label(hand.ctx.sorted(list(play.cards)), lang),
                 )
             )
         else:
@@ -121,23 +168,25 @@ def trick_lines(rec: GameRecord, hand: HandState, trick: Trick, number: int) -> 
                 t(
                     lang,
                     "table.play",
-                    name=name_of(rec, play.seat),
-                    cards=cards_label(play.cards, lang),
+                    name=name_of(rec, play.seat, lang),
+                    cards=cards_label(hand.ctx.sorted(list(play.cards)), lang),
                 )
             )
     if trick.winner is not None:
         lines.append(
-            t(lang, "table.trick_won", name=name_of(rec, trick.winner), points=trick.points)
+            t(lang, "table.trick_won", name=name_of(rec, trick.winner, lang), points=trick.points)
         )
     elif hand.turn is not None:
-        lines.append(t(lang, "table.waiting", name=name_of(rec, hand.turn)))
+        lines.append(t(lang, "table.waiting", name=name_of(rec, hand.turn, lang)))
     return lines
 
 
 def trick_table(rec: GameRecord, match: MatchState, index: int) -> Content:
     lang, hand = rec.lang, match.hand
     trick = hand.tricks[index]
-    lines = [header(rec, match), "", seats_block(rec, hand, live=trick.winner is None), ""]
+    live = trick.winner is None
+    counts = counts_after(hand, index + 1)
+    lines = [header(rec, match), "", seats_block(rec, hand, live, counts), ""]
     if index > 0 and trick.winner is None and not trick.plays:
         prev = hand.tricks[index - 1]
         lines.append(
@@ -145,11 +194,13 @@ def trick_table(rec: GameRecord, match: MatchState, index: int) -> Content:
         )
     lines += trick_lines(rec, hand, trick, index + 1)
     lines.append("")
-    lines.append(t(lang, "table.points", points=hand.attackers_points))
+    lines.append(t(lang, "table.points", points=points_after(hand, index + 1)))
     return Content("\n".join(lines))
 
 
-def result_message(rec: GameRecord, match: MatchState) -> Content:
+def result_message(rec: GameRecord, match: MatchState, live: bool = True) -> Content:
+    """The hand's result; ``live`` False: its "Next hand" button is gone (the next hand
+    started, or the game was ended)."""
     lang, hand = rec.lang, match.hand
     r = hand.result
     assert r is not None
@@ -186,6 +237,8 @@ def result_message(rec: GameRecord, match: MatchState) -> Content:
             lines.append(t(lang, "result.by_time"))
     else:
         lines.append(t(lang, "result.next_dealer", name=name_of(rec, r.next_dealer)))
+        if not live:
+            return Content("\n".join(lines))
         data = codec.Press("G", rec.id, hand.hand_number, hand.version).encode()
         markup = InlineKeyboardMarkup(
             [[InlineKeyboardButton(t(lang, "btn.next_hand"), callback_data=data)]]
@@ -204,5 +257,5 @@ def group_messages(rec: GameRecord, match: MatchState) -> list[tuple[str, Conten
     for i in range(max(0, n - 2), n):
         out.append((f"{base}:t{i + 1}", trick_table(rec, match, i)))
     if hand.phase == "done":
-        out.append((f"{base}:result", result_message(rec, match)))
+        out.append((f"{base}:result", result_message(rec, match, live=rec.status == "running")))
     return out

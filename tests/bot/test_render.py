@@ -49,3 +49,76 @@ def test_chinese_rendering_has_no_english_leftovers():
     m, dealer = buried_match()
     content, _ = hand_message(record("zh"), m, dealer)
     assert "轮到你" in content.text and "Your turn" not in content.text
+
+
+def test_without_a_group_language_each_seat_reads_its_own_and_the_group_setting_wins():
+    m, dealer = buried_match()
+    rec = record("zh")
+    rec.seats[0].lang, rec.seats[1].lang = "zh", "en"
+    zh, _ = hand_message(rec, m, 0)
+    en, _ = hand_message(rec, m, 1)
+    other, _ = hand_message(rec, m, 2)  # no language of its own: the group's
+    assert "第1局" in zh.text and "hand 1" in en.text and "第1局" in other.text
+    rec.group_lang = rec.lang = "en"
+    zh_now, _ = hand_message(rec, m, 0)
+    assert "hand 1" in zh_now.text
+    assert rec.user_lang(99, "zh-hans") == "en"
+    rec.group_lang = None
+    assert rec.user_lang(99, "zh-hans") == "zh" and rec.user_lang(2, None) == "en"
+
+
+def _nobody_declared(seed):
+    m = MatchState.new(RuleSet.from_preset("classic"), seed)
+    m.apply(Deal(n=100))
+    for s in range(4):
+        m.apply(Pass(seat=s))
+    return m
+
+
+def test_when_nobody_declared_the_group_sees_the_kitty_and_its_third_card():
+    from bot.render.cards import card_label, cards_label, suit_label
+    from engine.cards import BJ, LJ
+
+    seen = set()
+    for seed in range(200):
+        m = _nobody_declared(seed)
+        kitty = m.hand.revealed_kitty
+        assert kitty is not None and len(kitty) == 8
+        joker = kitty[2] in (BJ, LJ)
+        if joker in seen:
+            continue
+        seen.add(joker)
+        rec = record()
+        dealer = m.hand.turn
+        texts = [c.text for _, c in group_messages(rec, m)]
+        line = f"the kitty was shown: {cards_label(kitty, 'en')}"
+        assert any(line in text for text in texts)
+        third = card_label(kitty[2], "en")
+        if joker:
+            assert any(f"third card {third} is a joker: no-trump" in x for x in texts)
+        else:
+            assert any(
+                f"{third} makes {suit_label(kitty[2] // 13, 'en')} trump" in x for x in texts
+            )
+        assert not any("Nobody has declared yet" in x for x in texts)
+        # still shown once play has started
+        m.apply(Bury(seat=dealer, cards=choose_bury(m.observation(dealer))))
+        assert any(line in c.text for _, c in group_messages(rec, m))
+        if seen == {True, False}:
+            break
+    assert seen == {True, False}
+
+
+def test_a_trick_message_counts_points_as_of_its_trick():
+    import random
+
+    from bot.render.table import points_after
+    from engine.players import choose_action
+
+    m, dealer = buried_match()
+    rng = random.Random(3)
+    while m.hand.phase == "playing":
+        hand = m.hand
+        assert points_after(hand, len(hand.tricks)) == hand.attackers_points
+        m.apply(choose_action(hand.observation(hand.turn), rng))
+    assert points_after(m.hand, 0) == 0

@@ -1,0 +1,48 @@
+"""The group itself changes: upgraded to a supergroup, the bot removed and added back."""
+
+from tests.e2e.harness import find, play_out, running_bot, service
+from tests.e2e.test_resilience import start_with_computers
+from tests.fakes.telegram import FakeTelegram
+
+
+async def test_a_group_upgraded_mid_hand_keeps_its_game_lobby_settings_and_plays_on(tmp_path):
+    async with FakeTelegram() as world:
+        alice, bob = world.user("Alice"), world.user("Bob")
+        group = world.group("Table", members=[bob], admins=[alice])
+        users = {0: alice, 1: bob}
+        async with running_bot(world, tmp_path / "db") as app:
+            await alice.send(group, "/settings")
+            await world.settle()
+            await alice.press(world.last_message(group, from_bot=True), text="English")
+            game_id = await start_with_computers(world, group, [alice, bob])
+            await play_out(
+                world,
+                app,
+                game_id,
+                users,
+                stop=lambda g: g.match.hand.phase == "playing" and len(g.match.hand.tricks) >= 3,
+            )
+            svc = service(app)
+            game = svc.games[game_id]
+            sent_before = len([r for r in world.requests("sendMessage", chat=group) if r.ok])
+            supergroup = world.migrate_group(group)
+            await world.settle()
+            assert game.rec.chat_id == supergroup.id
+            assert (await svc.store.load_game(game_id)).chat_id == supergroup.id
+            assert (await svc.store.chat_settings(supergroup.id)).lang == "en"
+            # the table is posted in the supergroup; nothing more goes to the old id
+            assert any(t.startswith("🀄 Hand 1") for t in world.texts(supergroup))
+            await play_out(world, app, game_id, users, stop=lambda g: g.match.hand.phase == "done")
+            await world.settle()
+            assert (
+                len([r for r in world.requests("sendMessage", chat=group) if r.ok]) == sent_before
+            )
+            result = world.last_message(supergroup, from_bot=True)
+            assert "Hand 1 is over" in result.text
+            # the game goes on in the supergroup, and it is still "the" game there
+            await alice.press(result, data=find(result, "G").data)
+            await world.settle()
+            assert game.match.hand_number == 2
+            await bob.send(supergroup, "/newgame")
+            await world.settle()
+            assert "already" in world.last_message(supergroup, from_bot=True).text
