@@ -11,6 +11,7 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     MessageHandler,
     filters,
@@ -20,7 +21,7 @@ from telegram.request import BaseRequest
 from bot import timers
 from bot.config import Settings
 from bot.game import GameService
-from bot.handlers.group import on_migrate
+from bot.handlers.group import on_migrate, on_my_member
 from bot.handlers.lobby import newgame, start
 from bot.handlers.play import on_callback
 from bot.handlers.rules import rules_cmd
@@ -65,6 +66,7 @@ def build_application(
     app.add_handler(CommandHandler("startlevel", startlevel_cmd))
     app.add_handler(CallbackQueryHandler(on_callback))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
+    app.add_handler(ChatMemberHandler(on_my_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(_on_error)
     return app
 

@@ -136,8 +136,10 @@ class GameService:
         await self.store.save_game(game.rec)
 
     async def _on_forbidden(self, chat_id: int) -> None:
-        """A DM failed (blocked, never started): pause the game and say so in the group."""
+        """A DM failed (blocked, never started): pause the game and say so in the group.
+        A group that refuses messages (the bot was removed) pauses its games too."""
         if chat_id < 0:
+            await self.bot_removed(chat_id)
             return
         for game in list(self.games.values()):
             seat = game.rec.seat_of(chat_id)
@@ -192,6 +194,49 @@ class GameService:
                     self._render_group(game)
         if games:
             log.info("chat %s became %s: %d games moved", old, new, len(games))
+
+    async def _games_in(self, chat_id: int) -> list[Game]:
+        out = []
+        for rec in await self.store.games_in(chat_id):
+            if rec.status in ("lobby", "running"):
+                game = await self.get(rec.id)
+                if game is not None:
+                    out.append(game)
+        return out
+
+    async def bot_removed(self, chat_id: int) -> None:
+        """The bot left or was removed: an open lobby is cancelled, a running game is
+        paused (kept whole) until the bot is back."""
+        self.outboxes.drop(chat_id)  # nothing can reach the group now
+        for game in await self._games_in(chat_id):
+            async with game.lock:
+                rec = game.rec
+                if rec.status == "lobby":
+                    rec.status = "cancelled"
+                elif rec.status == "running" and not rec.group_gone:
+                    rec.group_gone = rec.paused = True
+                    for seat in range(4):
+                        self._render_dm(game, seat)
+                else:
+                    continue
+                self.disarm(rec.id)
+                await self._save(game)
+                log.info("bot removed from %s: game %s %s", chat_id, rec.id, rec.status)
+
+    async def bot_added(self, chat_id: int) -> None:
+        """The bot is (back) in the group: paused games resume with the table posted anew."""
+        games = [g for g in await self._games_in(chat_id) if g.rec.group_gone]
+        if games:
+            self.outboxes.drop(chat_id)  # a fresh outbox: old message ids may be gone
+        for game in games:
+            async with game.lock:
+                rec = game.rec
+                rec.group_gone = False
+                rec.paused = any(s.dm_failed for s in rec.seats)
+                rec.group_messages = {}
+                await self._save(game)
+                self._render(game)
+                self._schedule(game)
 
     # ------------------------------------------------------------------ lobby
     async def open_game_in(self, chat_id: int, thread_id: int | None) -> Game | None:
@@ -284,7 +329,7 @@ class GameService:
         if slot is not None:
             slot.sent = None
             slot.message_id = None
-        if rec.paused and not any(s.dm_failed for s in rec.seats):
+        if rec.paused and not rec.group_gone and not any(s.dm_failed for s in rec.seats):
             rec.paused = False
         await self.store.save_game(rec)
         self._render(game)
@@ -367,7 +412,7 @@ class GameService:
         if press.hand != hand.hand_number:
             return Answer(t(lang, "stale"))
         if rec.paused and press.kind != "A":
-            return Answer(t(lang, "paused"), alert=True)
+            return Answer(t(lang, "paused.group" if rec.group_gone else "paused"), alert=True)
         s = rec.seats[seat]
         kind = press.kind
         if kind == "G":
@@ -613,6 +658,8 @@ class GameService:
 
     def _render_group(self, game: Game) -> None:
         rec, match = game.rec, game.match
+        if rec.group_gone:  # the bot is not in the group: nothing can be shown there
+            return
         box = self.outboxes.get(rec.chat_id)
         th = rec.thread_id
         box.put(f"g{rec.id}:lobby", render_lobby(rec, self.bot_username), family=None, thread_id=th)

@@ -73,6 +73,8 @@ class GameRecord(BaseModel):
     # facts the group table shows about the hand (declarations, failed throws...)
     events: list[str] = Field(default_factory=list)
     paused: bool = False
+    # the bot was removed from the group: the game waits (paused) until it is back
+    group_gone: bool = False
 
     def seat_lang(self, seat: int) -> str:
         """The language of a seat's DMs and button answers."""

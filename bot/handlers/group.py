@@ -21,3 +21,19 @@ async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     else:
         return
     await service(context).migrate_chat(old, new)
+
+
+async def on_my_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot's own membership changed. In a group: removed → lobbies cancelled, games
+    paused; (re)added or allowed to write again → paused games resume."""
+    change = update.my_chat_member
+    if change is None or change.chat.type not in ("group", "supergroup"):
+        return
+    status = change.new_chat_member.status
+    svc = service(context)
+    if status in ("left", "kicked"):
+        await svc.bot_removed(change.chat.id)
+    elif status in ("member", "administrator") or (
+        status == "restricted" and getattr(change.new_chat_member, "can_send_messages", False)
+    ):
+        await svc.bot_added(change.chat.id)

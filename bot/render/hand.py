@@ -29,6 +29,10 @@ def hand_message(rec: GameRecord, match: MatchState, seat: int) -> tuple[Content
     lines += _situation(rec, match, obs)
     if obs.kitty and obs.phase != "done":
         lines.append(t(lang, "dm.kitty", cards=cards_label(obs.kitty, lang)))
+    if rec.group_gone:
+        lines.append(t(lang, "dm.paused.group", group=rec.chat_title or "?"))
+    elif rec.paused:
+        lines.append(t(lang, "dm.paused"))
     if s.auto:
         lines.append(t(lang, "dm.auto"))
     if obs.phase in ("burying", "playing") and s.selection:
