@@ -23,6 +23,7 @@ from bot.config import Settings
 from bot.game import GameService
 from bot.handlers.group import on_migrate, on_my_member
 from bot.handlers.lobby import newgame, start
+from bot.handlers.manage import endgame_cmd, takeover_cmd
 from bot.handlers.play import on_callback
 from bot.handlers.rules import rules_cmd
 from bot.handlers.settings import settings_cmd, startlevel_cmd
@@ -64,6 +65,8 @@ def build_application(
     app.add_handler(CommandHandler("rules", rules_cmd))
     app.add_handler(CommandHandler(["settings", "lang"], settings_cmd))
     app.add_handler(CommandHandler("startlevel", startlevel_cmd))
+    app.add_handler(CommandHandler("endgame", endgame_cmd))
+    app.add_handler(CommandHandler("takeover", takeover_cmd))
     app.add_handler(CallbackQueryHandler(on_callback))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
     app.add_handler(ChatMemberHandler(on_my_member, ChatMemberHandler.MY_CHAT_MEMBER))
@@ -107,6 +110,9 @@ async def _setup(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
                 BotCommand("newgame", "new game / 开新局"),
                 BotCommand("rules", "rules / 规则"),
                 BotCommand("settings", "language, preset / 语言、规则"),
+                BotCommand("takeover", "take an absent player's seat / 接替座位"),
+                BotCommand("endgame", "end the game (creator, admins) / 结束本局"),
+                BotCommand("help", "how to play / 玩法"),
             ]
         )
     except Exception as e:  # cosmetic: never block start-up on it

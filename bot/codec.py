@@ -20,10 +20,11 @@ _B36 = re.compile(r"^[0-9a-z]{1,12}$")
 MAX_BYTES = 64
 
 # Kinds of game buttons (one letter each).
-GAME_KINDS = frozenset("LCRSXTPHDBNAGVWO")
+GAME_KINDS = frozenset("LCRSXTPHDBNAGVWOEK")
 # L leave, C add computer, R remove computer, S start, X cancel,
 # T toggle card, P play/bury selection, H hint, D show (declare/overturn), B bury (unused),
-# N pass (overturn window), A back from auto-play, G next hand, V redeal, W open DM, O clear
+# N pass (overturn window), A back from auto-play, G next hand, V redeal, W open DM, O clear,
+# E end the game (confirmed), K keep playing (the /endgame question withdrawn)
 
 
 class BadData(ValueError):
@@ -110,8 +111,10 @@ def decode_settings(data: str) -> tuple[str, str]:
     return parts[1], parts[2]
 
 
-# Deep links: /start j<game>_<seat>  (seat 0..3); /start g<game> opens the DM for a game.
+# Deep links: /start j<game>_<seat>  (seat 0..3); /start g<game> opens the DM for a game;
+# /start t<game>_<seat> takes over a seat whose player is absent.
 _JOIN = re.compile(r"^j([0-9a-z]{1,12})_([0-3])$")
+_TAKE = re.compile(r"^t([0-9a-z]{1,12})_([0-3])$")
 _OPEN = re.compile(r"^g([0-9a-z]{1,12})$")
 
 
@@ -119,14 +122,20 @@ def join_payload(game: int, seat: int) -> str:
     return f"j{b36(game)}_{seat}"
 
 
+def take_payload(game: int, seat: int) -> str:
+    return f"t{b36(game)}_{seat}"
+
+
 def open_payload(game: int) -> str:
     return f"g{b36(game)}"
 
 
 def decode_payload(payload: str) -> tuple[str, int, int | None]:
-    """('join', game, seat) or ('open', game, None); BadData otherwise."""
+    """('join', game, seat), ('take', game, seat) or ('open', game, None); else BadData."""
     if m := _JOIN.match(payload):
         return "join", int(m.group(1), 36), int(m.group(2))
+    if m := _TAKE.match(payload):
+        return "take", int(m.group(1), 36), int(m.group(2))
     if m := _OPEN.match(payload):
         return "open", int(m.group(1), 36), None
     raise BadData(payload)

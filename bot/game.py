@@ -18,6 +18,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from html import escape
 
 from bot import codec
 from bot.config import Settings
@@ -157,8 +158,10 @@ class GameService:
         url = f"https://t.me/{self.bot_username}?start={codec.open_payload(rec.id)}"
         from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-        markup = InlineKeyboardMarkup([[InlineKeyboardButton(t(rec.lang, "btn.open_dm"), url=url)]])
-        text = t(rec.lang, "dm_failed", name=render_table.name_of(rec, seat))
+        take = render_table.takeover_markup(rec, self.bot_username, [seat])
+        rows = [[InlineKeyboardButton(t(rec.lang, "btn.open_dm"), url=url)]]
+        markup = InlineKeyboardMarkup(rows + [list(r) for r in take.inline_keyboard])  # type: ignore[union-attr]
+        text = t(rec.lang, "dm_failed", name=render_table.name_of(rec, seat), n=seat + 1)
         self.outboxes.get(rec.chat_id).put(
             f"g{rec.id}:dmfail:{seat}:{time.time_ns()}",
             Content(text, markup),
@@ -308,6 +311,88 @@ class GameService:
             await self.store.save_game(rec)
             self._render(game)
             return "join.ok"
+
+    async def take_over(
+        self, game_id: int, seat: int, user_id: int, name: str, lang: str | None
+    ) -> str:
+        """/start t<game>_<seat>: a group member takes the seat of a player who is on
+        托管 or unreachable; they get the current hand at once. Returns an i18n key."""
+        game = await self.get(game_id)
+        if game is None:
+            return "join.no_game"
+        async with game.lock:
+            rec = game.rec
+            if rec.status != "running":
+                return "join.closed"
+            mine = rec.seat_of(user_id)
+            if mine == seat:
+                await self._dm_back(game, user_id)
+                return "join.back"
+            if mine is not None:
+                return "take.seated"
+            if seat not in render_table.takeable(rec):
+                return "take.not_free"
+            old = rec.seats[seat]
+            old_name = render_table.name_of(rec, seat)
+            rec.seats[seat] = Seat(user_id=user_id, name=name, lang=lang)
+            rec.dm_messages.pop(seat, None)
+            # the player who left keeps a last word in their DM, without buttons
+            if old.user_id is not None and not old.dm_failed:
+                box = self.outboxes.get(old.user_id)
+                text = t(
+                    rec.group_lang or old.lang or rec.lang,
+                    "dm.replaced",
+                    group=escape(rec.chat_title or "?"),
+                    name=escape(name),
+                )
+                box.put(self._dm_key(rec), Content(text))
+            # the newcomer's hand is sent as a new message
+            self.outboxes.get(user_id).slots.pop(self._dm_key(rec), None)
+            if rec.paused and not rec.group_gone and not any(s.dm_failed for s in rec.seats):
+                rec.paused = False
+            self.outboxes.get(rec.chat_id).put(
+                f"g{rec.id}:take:{seat}:{time.time_ns()}",
+                Content(
+                    t(
+                        rec.lang,
+                        "table.taken_over",
+                        name=escape(name),
+                        old=old_name,
+                        n=seat + 1,
+                    )
+                ),
+                oneshot=True,
+                thread_id=rec.thread_id,
+            )
+            await self._save(game)
+            self._render(game)
+            self._schedule(game)
+            return "take.ok"
+
+    def takeover_link(self, game: Game, seat: int) -> str | None:
+        """The deep link that takes over ``seat`` now, or None if it is not free."""
+        if seat not in render_table.takeable(game.rec):
+            return None
+        return f"https://t.me/{self.bot_username}?start={codec.take_payload(game.rec.id, seat)}"
+
+    async def end_game(self, game: Game, by: str) -> bool:
+        """/endgame, confirmed: the match stops for good; the record is kept (ended)."""
+        rec = game.rec
+        if rec.status not in ("lobby", "running"):
+            return False
+        rec.status = "ended" if rec.status == "running" else "cancelled"
+        rec.paused = False
+        self.disarm(rec.id)
+        await self._save(game)
+        if not rec.group_gone:
+            self.outboxes.get(rec.chat_id).put(
+                f"g{rec.id}:ended",
+                Content(t(rec.lang, "endgame.done", name=by)),
+                oneshot=True,
+                thread_id=rec.thread_id,
+            )
+        self._render(game)
+        return True
 
     async def open_dm(self, game_id: int, user_id: int) -> str:
         """/start g<game>: the player (re)opened the DM; resume if the game waited for them."""
@@ -652,7 +737,7 @@ class GameService:
 
     def _render(self, game: Game) -> None:
         self._render_group(game)
-        if game.match is not None and game.rec.status in ("running", "finished"):
+        if game.match is not None and game.rec.status in ("running", "finished", "ended"):
             for seat in range(4):
                 self._render_dm(game, seat)
 
@@ -665,7 +750,7 @@ class GameService:
         box.put(f"g{rec.id}:lobby", render_lobby(rec, self.bot_username), family=None, thread_id=th)
         if match is None:
             return
-        for key, content in render_table.group_messages(rec, match):
+        for key, content in render_table.group_messages(rec, match, self.bot_username):
             box.put(key, content, family=_family(key), thread_id=th)
 
     def _render_dm(self, game: Game, seat: int) -> None:
@@ -674,6 +759,9 @@ class GameService:
         if match is None or not s.human or s.dm_failed:
             return
         content, my_turn = render_hand.hand_message(rec, match, seat)
+        if rec.status == "ended":  # the last word: no buttons any more
+            ended = t(rec.seat_lang(seat), "dm.ended", group=rec.chat_title or "?")
+            content, my_turn = Content(content.text + "\n\n" + ended), False
         box = self.outboxes.get(s.user_id)  # type: ignore[arg-type]
         key = self._dm_key(rec)
         slot = box.slots.get(key)

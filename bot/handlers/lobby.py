@@ -72,6 +72,14 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     group = escape(game.rec.chat_title or "?")
     if kind == "open":
         key = await svc.open_dm(game_id, user.id)
+    elif kind == "take" and not await is_member(context, game.rec.chat_id, user.id):
+        key = "join.not_member"
+    elif kind == "take":
+        assert seat is not None
+        key = await svc.take_over(
+            game_id, seat, user.id, display_name(user), i18n.normalize(user.language_code)
+        )
+        lang = game.rec.user_lang(user.id, user.language_code)
     elif not await is_member(context, game.rec.chat_id, user.id):
         key = "join.not_member"
     else:

@@ -15,6 +15,7 @@ from telegram.ext import ContextTypes
 from bot import codec
 from bot.game import Answer
 from bot.handlers import chat_lang, is_admin, service
+from bot.handlers.manage import end_press
 from bot.handlers.settings import settings_press
 from bot.i18n import t
 
@@ -53,6 +54,8 @@ async def _handle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Answer:
     if game is None:
         return Answer(t(lang, "stale"))
     user = query.from_user
+    if press.kind in "EK":
+        return await end_press(update, context, game, press)
     if press.kind in LOBBY_KINDS:
         admin = False
         if press.kind != "L" and user.id != game.rec.creator_id:

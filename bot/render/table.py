@@ -246,8 +246,33 @@ def result_message(rec: GameRecord, match: MatchState, live: bool = True) -> Con
     return Content("\n".join(lines), markup)
 
 
-def group_messages(rec: GameRecord, match: MatchState) -> list[tuple[str, Content]]:
-    """Every group message of the current hand that may still change, oldest first."""
+def takeable(rec: GameRecord) -> list[int]:
+    """Seats another group member may take over: the player is on 托管 or unreachable."""
+    if rec.status != "running":
+        return []
+    return [i for i, s in enumerate(rec.seats) if s.human and (s.auto or s.dm_failed)]
+
+
+def takeover_markup(
+    rec: GameRecord, bot_username: str, seats: list[int]
+) -> InlineKeyboardMarkup | None:
+    if not seats:
+        return None
+    buttons = [
+        InlineKeyboardButton(
+            t(rec.lang, "btn.take", n=i + 1),
+            url=f"https://t.me/{bot_username}?start={codec.take_payload(rec.id, i)}",
+        )
+        for i in seats
+    ]
+    return InlineKeyboardMarkup([buttons])
+
+
+def group_messages(
+    rec: GameRecord, match: MatchState, bot_username: str = "bot"
+) -> list[tuple[str, Content]]:
+    """Every group message of the current hand that may still change, oldest first.
+    Only the newest table carries the "Take seat" buttons (none linger on old ones)."""
     hand = match.hand
     base = f"g{rec.id}:h{hand.hand_number}"
     out: list[tuple[str, Content]] = []
@@ -256,6 +281,10 @@ def group_messages(rec: GameRecord, match: MatchState) -> list[tuple[str, Conten
         out.append((f"{base}:t0", pre_play(rec, match)))
     for i in range(max(0, n - 2), n):
         out.append((f"{base}:t{i + 1}", trick_table(rec, match, i)))
+    if out and hand.phase != "done":
+        key, content = out[-1]
+        markup = takeover_markup(rec, bot_username, takeable(rec))
+        out[-1] = (key, Content(content.text, markup))
     if hand.phase == "done":
         out.append((f"{base}:result", result_message(rec, match, live=rec.status == "running")))
     return out

@@ -122,3 +122,16 @@ def test_a_trick_message_counts_points_as_of_its_trick():
         assert points_after(hand, len(hand.tricks)) == hand.attackers_points
         m.apply(choose_action(hand.observation(hand.turn), rng))
     assert points_after(m.hand, 0) == 0
+
+
+def test_a_seat_on_auto_play_gets_a_take_over_link_on_the_newest_table_only():
+    m, dealer = buried_match()
+    rec = record()
+    rec.status = "running"
+    assert all(c.markup is None for _, c in group_messages(rec, m, "B"))
+    rec.seats[2].auto = True
+    messages = group_messages(rec, m, "B")
+    *older, (_, newest) = messages
+    urls = [b.url for row in newest.markup.inline_keyboard for b in row]
+    assert urls == ["https://t.me/B?start=t1_2"]
+    assert all(c.markup is None for _, c in older)

@@ -1,0 +1,107 @@
+"""/endgame (creator or admin, with a confirm button) and /takeover N in a group."""
+
+from __future__ import annotations
+
+from html import escape
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.ext import ContextTypes
+
+from bot import codec
+from bot.game import Answer, Game
+from bot.handlers import chat_lang, is_admin, service
+from bot.handlers.lobby import display_name
+from bot.i18n import t
+
+
+async def _may_manage(context: ContextTypes.DEFAULT_TYPE, game: Game, user_id: int) -> bool:
+    return user_id == game.rec.creator_id or await is_admin(context, game.rec.chat_id, user_id)
+
+
+async def endgame_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    msg, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if msg is None or chat is None or user is None:
+        return
+    lang = await chat_lang(context, update)
+    if chat.type == "private":
+        await msg.reply_text(t(lang, "endgame.private"))
+        return
+    svc = service(context)
+    thread = msg.message_thread_id if msg.is_topic_message else None
+    game = await svc.open_game_in(chat.id, thread)
+    if game is None:
+        await msg.reply_text(t(lang, "endgame.none"))
+        return
+    if not await _may_manage(context, game, user.id):
+        await msg.reply_text(t(lang, "endgame.refused"))
+        return
+    if game.rec.status == "lobby":
+        async with game.lock:
+            await svc.end_game(game, escape(display_name(user)))
+        return
+    hand = game.match.hand_number if game.match else 0
+    yes = codec.Press("E", game.rec.id, hand, 0).encode()
+    no = codec.Press("K", game.rec.id, hand, 0).encode()
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(t(lang, "btn.end_yes"), callback_data=yes),
+                InlineKeyboardButton(t(lang, "btn.end_no"), callback_data=no),
+            ]
+        ]
+    )
+    await msg.reply_text(t(lang, "endgame.confirm", n=hand), reply_markup=markup)
+
+
+async def end_press(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, game: Game, press: codec.Press
+) -> Answer:
+    """The /endgame question's buttons: only the creator or an admin decides."""
+    query = update.callback_query
+    assert query is not None
+    user = query.from_user
+    lang = await chat_lang(context, update)
+    if not await _may_manage(context, game, user.id):
+        return Answer(t(lang, "endgame.refused"), alert=True)
+    svc = service(context)
+    if press.kind == "K":
+        text, answer = t(lang, "endgame.kept"), Answer(t(lang, "endgame.kept"))
+    else:
+        async with game.lock:
+            done = await svc.end_game(game, escape(display_name(user)))
+        if not done:
+            text, answer = t(lang, "endgame.none"), Answer(t(lang, "stale"))
+        else:
+            text, answer = t(lang, "endgame.ended"), Answer(t(lang, "endgame.ended"))
+    if query.message is not None:
+        await query.edit_message_text(text)  # the question loses its buttons
+    return answer
+
+
+async def takeover_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    msg, chat = update.effective_message, update.effective_chat
+    if msg is None or chat is None:
+        return
+    lang = await chat_lang(context, update)
+    if chat.type == "private":
+        await msg.reply_text(t(lang, "takeover.private"))
+        return
+    svc = service(context)
+    thread = msg.message_thread_id if msg.is_topic_message else None
+    game = await svc.open_game_in(chat.id, thread)
+    if game is None or game.rec.status != "running":
+        await msg.reply_text(t(lang, "endgame.none"))
+        return
+    arg = context.args[0] if context.args else ""
+    if not (arg.isdigit() and 1 <= int(arg) <= 4):
+        await msg.reply_text(t(lang, "takeover.usage"))
+        return
+    seat = int(arg) - 1
+    link = svc.takeover_link(game, seat)
+    if link is None:
+        await msg.reply_text(t(lang, "take.not_free", seat=seat + 1))
+        return
+    markup = InlineKeyboardMarkup(
+        [[InlineKeyboardButton(t(lang, "btn.take", n=seat + 1), url=link)]]
+    )
+    await msg.reply_text(t(lang, "takeover.link", n=seat + 1), reply_markup=markup)
