@@ -22,6 +22,7 @@ from bot import timers
 from bot.config import Settings
 from bot.game import GameService
 from bot.handlers.group import on_migrate, on_my_member
+from bot.handlers.help import dm_pointer, help_cmd
 from bot.handlers.lobby import newgame, start
 from bot.handlers.manage import endgame_cmd, takeover_cmd
 from bot.handlers.play import on_callback
@@ -67,9 +68,12 @@ def build_application(
     app.add_handler(CommandHandler("startlevel", startlevel_cmd))
     app.add_handler(CommandHandler("endgame", endgame_cmd))
     app.add_handler(CommandHandler("takeover", takeover_cmd))
+    app.add_handler(CommandHandler("help", help_cmd))
     app.add_handler(CallbackQueryHandler(on_callback))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
     app.add_handler(ChatMemberHandler(on_my_member, ChatMemberHandler.MY_CHAT_MEMBER))
+    # last: anything else typed in the DM gets a pointer to /help
+    app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT, dm_pointer))
     app.add_error_handler(_on_error)
     return app
 

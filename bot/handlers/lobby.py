@@ -57,7 +57,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await svc.store.mark_dm_ok(user.id, i18n.normalize(user.language_code))
     payload = context.args[0] if context.args else ""
     if not payload:
-        await msg.reply_text(t(lang, "start.welcome"))
+        await msg.reply_text(t(lang, "help"), parse_mode=ParseMode.HTML)
         return
     try:
         kind, game_id, seat = codec.decode_payload(payload)

@@ -61,3 +61,28 @@ async def test_rules_and_settings_follow_the_groups_language_and_preset(tmp_path
             assert "比赛" in text and "10" in text  # tournament: target 10, in Chinese
             await alice.send(group, "/rules nonsense")
             assert "cards" in world.last_message(group, from_bot=True).text
+
+
+async def test_help_start_and_rules_in_a_dm_and_a_pointer_for_anything_else(tmp_path):
+    async with FakeTelegram(auto_settle=True) as world:
+        ann = world.user("Ann", language_code="en")
+        li = world.user("Li", language_code="zh-hans")
+        async with running_bot(world, tmp_path / "db", default_language="zh"):
+            await ann.start_bot()
+            welcome = world.last_message(ann, from_bot=True).text
+            assert "how to play" in welcome and "/newgame" in welcome
+            await ann.send("/help")
+            assert world.last_message(ann, from_bot=True).text == welcome
+            await ann.send("hello?")
+            pointer = world.last_message(ann, from_bot=True).text
+            assert "/help" in pointer and "buttons" in pointer
+            await ann.send("/nonsense")
+            assert world.last_message(ann, from_bot=True).text == pointer
+            await ann.send("/rules")
+            assert "Shengji rules" in world.last_message(ann, from_bot=True).text
+            await ann.send("/rules throws")
+            assert "Throws" in world.last_message(ann, from_bot=True).text
+            await li.start_bot()
+            assert "怎么玩" in world.last_message(li, from_bot=True).text
+            await li.send("你好")
+            assert "/help" in world.last_message(li, from_bot=True).text

@@ -1,0 +1,27 @@
+"""/help (and a bare /start in the DM): how to play; a pointer for anything else in the DM."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.constants import ParseMode
+from telegram.ext import ContextTypes
+
+from bot.handlers import chat_lang
+from bot.i18n import t
+
+
+async def help_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    msg = update.effective_message
+    if msg is None:
+        return
+    lang = await chat_lang(context, update)
+    await msg.reply_text(t(lang, "help"), parse_mode=ParseMode.HTML)
+
+
+async def dm_pointer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Plain text or an unknown command in the DM: the game is played with buttons."""
+    msg = update.effective_message
+    if msg is None:
+        return
+    lang = await chat_lang(context, update)
+    await msg.reply_text(t(lang, "dm.pointer"))
