@@ -81,6 +81,10 @@ class GameService:
         self._tasks: set[asyncio.Task[None]] = set()
         self._dm_owner: dict[int, set[int]] = {}  # user id -> games they sit in
 
+    def _wall(self) -> float:
+        wall = getattr(self.clock, "wall", None)
+        return wall() if wall is not None else time.time()
+
     # ------------------------------------------------------------------ loading
     async def get(self, game_id: int) -> Game | None:
         game = self.games.get(game_id)
@@ -472,7 +476,7 @@ class GameService:
         game.match = MatchState.new(rules, rec.seed)
         rec.status = "running"
         rec.hand_no = game.match.hand_number
-        rec.started_at = time.time()
+        rec.started_at = self._wall()
 
     async def expire(self, game: Game) -> None:
         if game.rec.status == "lobby":
@@ -596,8 +600,9 @@ class GameService:
         elif match.hand.phase != "after_deal":
             game.window_deadline = None
         if match.hand.phase == "done":
+            # a time limit (tournament) is checked when a hand ends: higher level wins
             started = rec.started_at or rec.created_at
-            match.check_time_limit((time.time() - started) / 60)
+            match.check_time_limit((self._wall() - started) / 60)
             if match.finished:
                 rec.status = "finished"
         await self._save(game)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -25,7 +26,12 @@ log = logging.getLogger(__name__)
 
 
 class Clock(Protocol):
+    """``now`` paces calls (monotonic); ``wall`` dates a match (seconds since the epoch,
+    saved with the game: a tournament's time limit counts across restarts)."""
+
     def now(self) -> float: ...
+
+    def wall(self) -> float: ...
 
     async def sleep(self, seconds: float) -> None: ...
 
@@ -33,6 +39,9 @@ class Clock(Protocol):
 class LoopClock:
     def now(self) -> float:
         return asyncio.get_running_loop().time()
+
+    def wall(self) -> float:
+        return time.time()
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)

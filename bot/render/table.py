@@ -232,9 +232,18 @@ def result_message(rec: GameRecord, match: MatchState, live: bool = True) -> Con
     if match.winner is not None:
         team = match.winner
         names = " & ".join(name_of(rec, s) for s in (team, team + 2))
-        lines += ["", t(lang, "result.match_won", team=t(lang, f"team.{team}"), names=names)]
-        if match.ended_by_time:
-            lines.append(t(lang, "result.by_time"))
+        lines.append("")
+        if match.ended_by_time:  # RULES.md 11: at the limit the higher level wins
+            lines.append(
+                t(
+                    lang,
+                    "result.by_time",
+                    minutes=match.rules.time_limit_min,
+                    a=rank_label(match.levels[0]),
+                    b=rank_label(match.levels[1]),
+                )
+            )
+        lines.append(t(lang, "result.match_won", team=t(lang, f"team.{team}"), names=names))
     else:
         lines.append(t(lang, "result.next_dealer", name=name_of(rec, r.next_dealer)))
         if not live:

@@ -36,6 +36,9 @@ class FakeTime:
     def now(self) -> float:
         return self.world.clock.now()
 
+    def wall(self) -> float:
+        return self.world.clock.now()
+
     async def sleep(self, seconds: float) -> None:
         self.world.clock.advance(seconds)
         await asyncio.sleep(0)
