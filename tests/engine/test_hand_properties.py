@@ -57,6 +57,27 @@ def probe_follow(state: HandState, rng: random.Random) -> None:
     assert accepted == legal
 
 
+def classic_table(points: int) -> tuple[str, int]:
+    """RULES.md section 11's classic table, written out independently of engine.scoring."""
+    if points < 80:
+        return "defenders", 3 if points == 0 else 2 if points < 40 else 1
+    return "attackers", min(6, (points - 80) // 40)
+
+
+def check_result_against_the_classic_table(state: HandState) -> None:
+    r = state.result
+    assert r is not None
+    if state.rules.level_table != "classic" or state.rules.must_play:
+        return
+    side, steps = classic_table(r.attackers_points)
+    assert (r.winner, r.steps) == (side, steps)
+    team = r.defenders if side == "defenders" else 1 - r.defenders
+    expected = list(r.levels_before)
+    expected[team] = min(12, expected[team] + steps)  # A (12) stops everyone under pass_a
+    assert r.levels_after == expected
+    assert r.next_dealer == (r.dealer + (2 if side == "defenders" else 1)) % 4
+
+
 def play_random_hand(state: HandState, rng: random.Random, check_every_step: bool) -> HandState:
     initial = state.model_copy(deep=True)
     full = Counter(new_shoe())
@@ -78,6 +99,7 @@ def play_random_hand(state: HandState, rng: random.Random, check_every_step: boo
     assert trick_total + sum(POINTS[c] for c in state.kitty) == 200
     for t in state.tricks:
         assert sorted(p.seat for p in t.plays) == [0, 1, 2, 3]
+    check_result_against_the_classic_table(state)
     # replay from seed + log reproduces the state
     replayed = HandState.replay(initial, state.log)
     assert replayed == state
@@ -98,14 +120,28 @@ def test_random_hands_keep_every_invariant(preset: str) -> None:
         assert r.attackers_points == max(0, r.trick_points + r.penalty + r.kitty_bonus)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**40), preset=st.sampled_from(PRESETS), twos=st.booleans())
-def test_thousands_of_random_hands(seed: int, preset: str, twos: bool) -> None:
+def test_random_hands_checked_at_every_step(seed: int, preset: str, twos: bool) -> None:
     rules = RuleSet.from_preset(preset, permanent_twos=twos)
     rng = random.Random(seed)
     hand_number = 1 + seed % 2
     state = HandState.new(rules, seed, hand_number, None if hand_number == 1 else seed % 4)
-    play_random_hand(state, rng, check_every_step=False)
+    play_random_hand(state, rng, check_every_step=True)
+
+
+def test_thousands_of_random_hands() -> None:
+    """2,400 hands over every preset, with and without permanent twos, all levels."""
+    for i in range(2400):
+        preset = PRESETS[i % 3]
+        rules = RuleSet.from_preset(preset, permanent_twos=bool(i // 3 % 2))
+        hand_number = 1 + i % 2
+        dealer = None if hand_number == 1 else i % 4
+        levels = [i % 13, (i // 13) % 13]
+        if preset == "tournament":  # levels never pass the target 10 there
+            levels = [min(x, 8) for x in levels]
+        state = HandState.new(rules, 7_000 + i, hand_number, dealer, levels)
+        play_random_hand(state, random.Random(i), check_every_step=False)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
