@@ -64,7 +64,9 @@ async def end_press(
     if not await _may_manage(context, game, user.id):
         return Answer(t(lang, "endgame.refused"), alert=True)
     svc = service(context)
-    if press.kind == "K":
+    if game.rec.status not in ("lobby", "running"):
+        text, answer = t(lang, "endgame.none"), Answer(t(lang, "stale"))
+    elif press.kind == "K":
         text, answer = t(lang, "endgame.kept"), Answer(t(lang, "endgame.kept"))
     else:
         async with game.lock:
