@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from engine import errors
 from engine.errors import IllegalAction
-from engine.hand import Action, HandResult, HandState, Observation
+from engine.hand import Action, HandResult, HandState, Observation, team_of
 from engine.rules import RuleSet
 from engine.scoring import time_limit_winner
 
@@ -64,13 +64,20 @@ class MatchState(BaseModel):
         )
 
     def check_time_limit(self, elapsed_minutes: float) -> bool:
-        """End the match if the time limit passed: higher level wins, equal → defenders."""
+        """End the match if the time limit passed: higher level wins, equal → defenders.
+
+        **[decided]** "The defenders" are the current hand's; between hands (the hand
+        is done) they are the next hand's: the next dealer's team. Before anyone deals
+        in hand 1 nobody defends yet; the host's team (seat 0) counts.
+        """
         limit = self.rules.time_limit_min
         if self.finished or limit is None or elapsed_minutes < limit:
             return False
-        defenders = self.hand.defenders
-        if defenders is None and self.results:
-            defenders = self.results[-1].defenders
+        result = self.hand.result
+        if result is not None:
+            defenders: int | None = team_of(result.next_dealer)
+        else:
+            defenders = self.hand.defenders
         self.winner = time_limit_winner(self.levels, defenders or 0)
         self.ended_by_time = True
         return True

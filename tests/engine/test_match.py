@@ -164,3 +164,13 @@ def test_a_match_replays_from_its_seed_and_round_trips_as_json():
     a.start_next_hand()
     assert MatchState.model_validate_json(a.model_dump_json()) == a
     assert a.hand.deck != b.hand.deck
+
+
+def test_time_limit_between_hands_a_tie_goes_to_the_next_hands_defenders():
+    rules = RuleSet.from_preset("tournament")
+    match = last_trick_match(rules, [4, 4], 1, attackers_win=True)
+    finish(match)
+    result = match.results[-1]
+    assert result.winner == "attackers" and result.next_dealer == 2
+    match.levels = [6, 6]  # equal levels when the clock runs out between hands
+    assert match.check_time_limit(60) and match.winner == 0  # seat 2 deals next: team 0
