@@ -20,7 +20,7 @@ from telegram.request import BaseRequest
 
 from bot import timers
 from bot.config import Settings
-from bot.game import GameService
+from bot.game import GameService, SeedSource
 from bot.handlers.group import on_migrate, on_my_member
 from bot.handlers.help import dm_pointer, help_cmd
 from bot.handlers.lobby import newgame, start
@@ -44,6 +44,7 @@ def build_application(
     get_updates_request: BaseRequest | None = None,
     clock: Clock | None = None,
     rate_limiter: bool = True,
+    seed_source: SeedSource | None = None,
 ) -> Application[Any, Any, Any, Any, Any, Any]:
     builder = (
         ApplicationBuilder()
@@ -61,6 +62,7 @@ def build_application(
     app = builder.build()
     app.bot_data["settings"] = settings
     app.bot_data["clock"] = clock or LoopClock()
+    app.bot_data["seed_source"] = seed_source  # None: the system's randomness
     app.add_handler(CommandHandler("newgame", newgame))
     app.add_handler(CommandHandler("start", start))
     app.add_handler(CommandHandler("rules", rules_cmd))
@@ -101,7 +103,13 @@ async def _setup(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         settings.group_interval_seconds,
         settings.dm_interval_seconds,
     )
-    service = GameService(settings, store, outboxes, app.bot_data["clock"])
+    service = GameService(
+        settings,
+        store,
+        outboxes,
+        app.bot_data["clock"],
+        seed_source=app.bot_data.get("seed_source"),
+    )
     service.bot_username = app.bot.username
     assert app.job_queue is not None, "python-telegram-bot[job-queue] is required"
     timers.attach(service, app.job_queue)

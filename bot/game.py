@@ -65,9 +65,26 @@ Arm = Callable[[int, tuple[int, int, str], float], None]
 Disarm = Callable[[int], None]
 
 
+SeedSource = Callable[[], int]
+
+
+def system_seed() -> int:
+    """A fresh match seed from the operating system's randomness."""
+    return random.SystemRandom().randrange(2**31)
+
+
 class GameService:
-    def __init__(self, settings: Settings, store: Store, outboxes: Outboxes, clock: Clock):
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        outboxes: Outboxes,
+        clock: Clock,
+        seed_source: SeedSource | None = None,
+    ):
         self.settings = settings
+        # where a new game's seed (its deals) comes from: tests inject fixed seeds
+        self.seed_source: SeedSource = seed_source or system_seed
         self.store = store
         self.outboxes = outboxes
         self.clock = clock
@@ -267,7 +284,7 @@ class GameService:
             group_lang=chat.lang,
             preset=chat.preset,
             start_level=chat.start_level,
-            seed=random.SystemRandom().randrange(2**31),
+            seed=self.seed_source(),
         )
         rec = await self.store.create_game(rec)
         game = self.games[rec.id] = Game(rec)

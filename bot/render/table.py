@@ -245,7 +245,9 @@ def result_message(rec: GameRecord, match: MatchState, live: bool = True) -> Con
             )
         lines.append(t(lang, "result.match_won", team=t(lang, f"team.{team}"), names=names))
     else:
-        lines.append(t(lang, "result.next_dealer", name=name_of(rec, r.next_dealer)))
+        # once the next hand started (or the game was ended) "starts shortly" is untrue
+        key = "result.next_dealer" if live else "result.next_dealer.final"
+        lines.append(t(lang, key, name=name_of(rec, r.next_dealer)))
         if not live:
             return Content("\n".join(lines))
         data = codec.Press("G", rec.id, hand.hand_number, hand.version).encode()

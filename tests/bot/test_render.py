@@ -1,6 +1,6 @@
 from bot.models import GameRecord, Seat
 from bot.render.hand import hand_message
-from bot.render.table import group_messages
+from bot.render.table import group_messages, result_message
 from engine.hand import Bury, Deal, Pass
 from engine.match import MatchState
 from engine.players import choose_bury
@@ -135,3 +135,22 @@ def test_a_seat_on_auto_play_gets_a_take_over_link_on_the_newest_table_only():
     urls = [b.url for row in newest.markup.inline_keyboard for b in row]
     assert urls == ["https://t.me/B?start=t1_2"]
     assert all(c.markup is None for _, c in older)
+
+
+def test_a_result_says_the_next_hand_starts_shortly_only_while_it_has_not_started():
+    from engine.hand import Play
+    from engine.players import suggest
+
+    m, _ = buried_match()
+    while m.hand.phase == "playing":
+        seat = m.hand.turn
+        m.apply(Play(seat=seat, cards=suggest(m.observation(seat))))
+    rec = record()
+    rec.status = "running"
+    live = result_message(rec, m)
+    final = result_message(rec, m, live=False)
+    assert "starts shortly" in live.text and live.markup is not None
+    assert "starts shortly" not in final.text and final.markup is None
+    assert "Next dealer: P" in final.text
+    zh = result_message(record("zh"), m, live=False)
+    assert "稍后" not in zh.text and "下一局庄家" in zh.text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -53,8 +54,20 @@ def settings(world: FakeTelegram, db: Path, **overrides: Any) -> Settings:
     )
 
 
+# Every e2e game is dealt from a fixed seed: the n-th game a bot opens gets
+# DEFAULT_SEED + n - 1 (a test that needs particular cards passes ``seed``).
+DEFAULT_SEED = 20240601
+
+
+def fixed_seeds(first: int = DEFAULT_SEED):
+    """A seed source for ``build_application``: first, first + 1, ..."""
+    return itertools.count(first).__next__
+
+
 @asynccontextmanager
-async def running_bot(world: FakeTelegram, db: Path, clock: Any = None, **overrides: Any):
+async def running_bot(
+    world: FakeTelegram, db: Path, clock: Any = None, seed: int = DEFAULT_SEED, **overrides: Any
+):
     s = settings(world, db, **overrides)
     app = build_application(
         s,
@@ -62,6 +75,7 @@ async def running_bot(world: FakeTelegram, db: Path, clock: Any = None, **overri
         get_updates_request=world.request(),
         clock=clock,
         rate_limiter=False,
+        seed_source=fixed_seeds(seed),
     )
     async with world.running(app, allowed_updates=ALLOWED_UPDATES):
         yield app
@@ -177,3 +191,22 @@ async def play_out(
         await world.settle()
         await press(user, hand_message(world, user, game_id), "P")
     raise AssertionError("the match did not end")
+
+
+def pending_timer(app: Any, game_id: int) -> tuple[int, int, str] | None:
+    """The token of the game's armed timer (hand, version, kind), if any."""
+    assert app.job_queue is not None
+    jobs = [j for j in app.job_queue.get_jobs_by_name(f"game:{game_id}") if not j.removed]
+    assert len(jobs) <= 1, jobs
+    return jobs[0].data[1] if jobs else None
+
+
+async def fire_timer(world: FakeTelegram, app: Any, game_id: int, kind: str) -> None:
+    """Run the game's armed timer now (it must be of ``kind``) instead of waiting for it."""
+    assert app.job_queue is not None
+    jobs = [j for j in app.job_queue.get_jobs_by_name(f"game:{game_id}") if not j.removed]
+    assert len(jobs) == 1 and jobs[0].data[1][2] == kind, [j.data for j in jobs]
+    job = jobs[0]
+    job.schedule_removal()
+    await job.run(app)
+    await world.settle()

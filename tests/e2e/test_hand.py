@@ -1,155 +1,248 @@
-"""A whole hand by four people through their DMs: join (one never started the bot), the
-race to declare, burying, tricks with pairs and tractors, a throw, a failed throw, the
-result; then the hint-driven rest of a short match."""
+"""A whole hand by four people through their DMs, every step a tap on a button: joining
+(one never started the bot), the race to declare (a show during the deal, an overturn
+after it), burying by tapping 8 cards, tricks with a failed throw, a throw, a tractor and
+a pair led, a follow the engine refuses, the result; then the next hand by its button.
 
-import asyncio
+The deal is fixed (SEED) and the timers are run by the test, so every step is certain;
+``tests.e2e.scripted`` holds the policy and checks the seed on the engine alone."""
+
+import html
+import re
+from collections import Counter
 
 from bot import codec
-from engine.ranking import TRUMP
-from engine.tricks import check_throw
-from engine.units import decompose
+from bot.i18n import t
+from bot.render.cards import cards_label
 from tests.e2e.harness import (
     buttons,
     find,
+    fire_timer,
     hand_message,
-    play_out,
     press,
     press_of,
     running_bot,
     seat_players,
     service,
 )
+from tests.e2e.scripted import (
+    DEAL_BATCH,
+    GOALS,
+    bury_choice,
+    first_declaration,
+    lead_kind,
+    leads_so_far,
+    overturn,
+    planned_lead,
+    refused_follow,
+    simulate,
+)
 from tests.fakes.telegram import FakeTelegram
 
-
-def throw_candidates(hand, seat):
-    """Multi-unit leads of one suit class: (cards, forced or None)."""
-    ctx = hand.ctx
-    mine = hand.hands[seat]
-    others = [hand.hands[(seat + i) % 4] for i in (1, 2, 3)]
-    out = []
-    for klass in (0, 1, 2, 3, TRUMP):
-        cards = [c for c in mine if ctx.suit_class[c] == klass]
-        for size in range(len(cards), 1, -1):
-            lead = sorted(cards, key=lambda c: -ctx.order[c])[:size]
-            units = decompose(ctx, lead)
-            if units is None or len(units) < 2:
-                continue
-            out.append((lead, check_throw(ctx, lead, others)))
-    return out
+# hand 1 of this deal: Alice (seat 1) declares during the deal, Dana (seat 4) overturns
+# after it and deals; every lead shape happens, Alice breaks the follow-suit rule in the
+# first trick, and the attackers win the last trick over a kitty with points
+SEED = 1065
+NEVER = 3600.0  # a timer the test runs itself (or that must not fire)
 
 
-async def select_and_play(world, user, game_id, cards):
+def plain(text: str) -> str:
+    """A catalog text as the reader sees it (HTML tags gone, entities decoded)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", text))
+
+
+def in_group(world, group, line: str) -> bool:
+    return any(line in m.text for m in world.transcript(group) if m.from_bot)
+
+
+async def tap(world, user, game_id, card: int):
+    """Tap the first unselected button of ``card`` in the user's hand keyboard."""
+    msg = hand_message(world, user, game_id)
+    copies = [
+        b
+        for b in buttons(msg)
+        if b.data
+        and (p := press_of(b)) is not None
+        and p.kind == "T"
+        and codec.decode_cards(p.arg[0])[0] == card
+        and not b.text.startswith("✓")
+    ]
+    assert copies, f"{user.name}: no {card} to tap in {msg.keyboard()}"
+    return await user.press(msg, data=copies[0].data, settle=True)
+
+
+async def attempt(world, hand, user, game_id, cards: list[int]):
+    """Play ``cards`` by tapping them, then ▶️ Play (Bury while burying); following a
+    one-card lead, the tap itself plays. Returns the press that acted."""
+    trick = hand.current_trick
+    if hand.phase == "playing" and trick is not None and len(trick.plays) > 0:
+        if len(trick.plays[0].cards) == 1:
+            assert len(cards) == 1
+            return await tap(world, user, game_id, cards[0])
     for card in cards:
-        msg = hand_message(world, user, game_id)
-        copies = [
-            b
-            for b in buttons(msg)
-            if b.data
-            and (p := press_of(b))
-            and p.kind == "T"
-            and codec.decode_cards(p.arg[0])[0] == card
-            and not b.text.startswith("✓")
-        ]
-        await user.press(msg, data=copies[0].data)
-        await world.settle()
+        answer = await tap(world, user, game_id, card)
+        assert answer.answered and not answer.show_alert
     return await press(user, hand_message(world, user, game_id), "P")
 
 
+async def show(world, user, game_id, cards: list[int]):
+    msg = hand_message(world, user, game_id)
+    for b in buttons(msg):
+        p = press_of(b) if b.data else None
+        if p is not None and p.kind == "D" and p.cards == cards:
+            return await user.press(msg, data=b.data, settle=True)
+    raise AssertionError(f"{user.name}: no Show {cards} in {msg.keyboard()}")
+
+
+def test_the_seed_of_the_whole_hand_test_has_everything_it_needs():
+    expected = simulate(SEED)
+    assert expected.fit, expected
+    assert (expected.declarer, expected.overturner) == (0, 3)
+
+
 async def test_four_people_play_a_whole_hand_through_their_dms(tmp_path):
+    expected = simulate(SEED)
     async with FakeTelegram() as world:
         people = [
             world.user("Alice", started=True),
             world.user("Bob", started=True),
             world.user("Chen", language_code="zh-hans", started=True),
-            world.user("Dana"),  # never started the bot
+            world.user("Dana"),  # never started the bot: joins through the deep link
         ]
         group = world.group("Table", members=people[1:], admins=people[:1])
-        async with running_bot(world, tmp_path / "db", deal_batch=2, deal_pace_seconds=0.05) as app:
+        users = dict(enumerate(people))
+        async with running_bot(
+            world,
+            tmp_path / "db",
+            seed=SEED,
+            deal_batch=DEAL_BATCH,
+            deal_pace_seconds=NEVER,
+            overturn_window_seconds=NEVER,
+            turn_timeout_seconds=NEVER,
+            next_hand_delay_seconds=NEVER,
+        ) as app:
             game_id, lobby = await seat_players(world, group, people)
             assert "seat 4" in world.last_message(people[3], from_bot=True).text
             lobby = world.last_message(group, from_bot=True)
-            await people[0].press(lobby, data=find(lobby, "S").data)
-            await world.settle()
-            svc = service(app)
-            game = svc.games[game_id]
-            users = dict(enumerate(people))
-
-            # The race to declare: whoever sees a Show button first presses it.
-            shown_by, answers = [], []
-            while game.match.hand.phase in ("dealing", "after_deal") and len(shown_by) < 2:
-                for seat, user in users.items():
-                    if seat in shown_by:
-                        continue
-                    msg = hand_message(world, user, game_id)
-                    if find(msg, "D") is not None:
-                        answers.append(await press(user, msg, "D", settle=False))
-                        shown_by.append(seat)
-                await asyncio.sleep(0.01)
-            await world.settle()
-            assert answers and all(a.answered for a in answers)
+            await people[0].press(lobby, data=find(lobby, "S").data, settle=True)
+            game = service(app).games[game_id]
+            assert game.rec.seed == SEED
+            assert game.rec.seats[3].user_id == people[3].id
             hand = game.match.hand
-            assert hand.declaring.shows and hand.declaring.shows[0].seat == shown_by[0]
-            await world.settle()
-            assert any("shows" in t or "亮" in t for t in world.texts(group))
 
-            # Let the window close (everybody passes), then the dealer buries via Hint.
-            await play_out(
-                world, app, game_id, users, stop=lambda g: g.match.hand.phase == "playing"
-            )
-            hand = game.match.hand
-            dealer = hand.dealer
-            kitty = list(hand.kitty)
+            def name(seat):
+                return people[seat].name
+
+            # -- the race to declare: a show during the deal, an overturn after it
+            await fire_timer(world, app, game_id, "deal")
+            assert hand.phase == "dealing" and hand.dealt == 4 * DEAL_BATCH
+            declarer, cards = first_declaration(hand)
+            assert declarer == expected.declarer == 0
+            answer = await show(world, users[declarer], game_id, cards)
+            assert answer.answered and not answer.show_alert
+            first_line = t("en", "table.show", name=name(declarer), cards=cards_label(cards, "en"))
+            assert in_group(world, group, first_line)
+            assert hand.declaring.dealer == declarer
+
+            await fire_timer(world, app, game_id, "deal")
+            assert hand.phase == "after_deal"
+            dealer, cards2 = overturn(hand, declarer)
+            assert dealer == expected.overturner == 3
+            answer = await show(world, users[dealer], game_id, cards2)
+            assert answer.answered and not answer.show_alert
+            assert [(s.seat, s.kind) for s in hand.declaring.shows] == [
+                (declarer, "declare"),
+                (dealer, "overturn"),
+            ]
+            assert hand.declaring.dealer == dealer and hand.declaring.multiplier == 2
+            second_line = t("en", "table.show", name=name(dealer), cards=cards_label(cards2, "en"))
+            table = next(m for m in world.transcript(group) if first_line in m.text)
+            assert second_line in table.text  # the group's table lists both shows
+
+            for user in people:  # the window closes when all four pass
+                answer = await press(user, hand_message(world, user, game_id), "N")
+                assert answer.answered and not answer.show_alert
+            assert hand.phase == "burying" and hand.turn == dealer
+
+            # -- burying: the dealer taps 8 cards, then Bury (8/8)
+            bury = bury_choice(hand, dealer)
+            answer = await attempt(world, hand, users[dealer], game_id, bury)
+            assert answer.answered and not answer.show_alert
+            assert hand.phase == "playing" and Counter(hand.kitty) == Counter(bury)
+            kitty_line = t("en", "dm.kitty", cards=cards_label(bury, "en"))
+            assert kitty_line in hand_message(world, users[dealer], game_id).text
             for seat, user in users.items():
-                dm = "\n".join(m.text for m in world.transcript(user) if m.from_bot)
                 if seat != dealer:
+                    dm = "\n".join(m.text for m in world.transcript(user) if m.from_bot)
                     assert "Kitty you buried" not in dm and "你扣的底牌" not in dm
-            # the dealer's DM shows the buried kitty, nobody's group message does
-            assert kitty
+            assert not in_group(world, group, "Kitty")
 
-            # Tricks: throws when a leader has one, the hint otherwise.
-            did_throw = did_fail = False
+            # -- the tricks: planned leads, one refused follow, the hint otherwise
+            refused = None
             while hand.phase == "playing":
-                await world.settle()
                 seat = hand.turn
+                user = users[seat]
                 trick = hand.current_trick
-                leading = trick is not None and not trick.plays
-                if leading and not (did_throw and did_fail):
-                    options = throw_candidates(hand, seat)
-                    ok = [c for c, forced in options if forced is None]
-                    bad = [(c, f) for c, f in options if f is not None]
-                    if bad and not did_fail:
-                        cards, forced = bad[0]
-                        answer = await select_and_play(world, users[seat], game_id, cards)
-                        assert answer.answered and not answer.show_alert
-                        record = hand.tricks[-1].plays[0]
-                        assert record.attempted == cards and sorted(record.cards) == sorted(forced)
-                        did_fail = True
-                        continue
-                    if ok and not did_throw:
-                        answer = await select_and_play(world, users[seat], game_id, ok[0])
-                        assert not answer.show_alert
-                        did_throw = True
-                        continue
-                msg = hand_message(world, users[seat], game_id)
-                await press(users[seat], msg, "H")
-                await press(users[seat], hand_message(world, users[seat], game_id), "P")
-            await world.settle()
-            assert did_fail, "no failed throw happened in this deal"
-            texts = world.texts(group)
-            assert any("tried to throw" in t or "甩牌" in t for t in texts)
-            # pairs and tractors were led
-            leads = [decompose(hand.ctx, t.plays[0].cards) for t in hand.tricks]
-            assert any(u.pairs >= 1 for us in leads if us for u in us)
-            # the result: kitty revealed to all, points with the bonus, next dealer
-            result = world.last_message(group, from_bot=True)
-            assert "Kitty" in result.text or "底牌" in result.text
-            assert hand.result is not None
-            # no card of a hand was ever in the group before it was played
-            assert find(result, "G") is not None
+                index = len(hand.tricks) - 1
+                if not trick.plays and (plan := planned_lead(hand, seat)) is not None:
+                    goal, cards = plan
+                    answer = await attempt(world, hand, user, game_id, cards)
+                    assert answer.answered and not answer.show_alert
+                    assert lead_kind(hand, index) == goal
+                    continue
+                if trick.plays and refused is None and (bad := refused_follow(hand, seat)):
+                    before = game.match.model_dump_json()
+                    answer = await attempt(world, hand, user, game_id, bad)
+                    assert answer.answered and answer.show_alert
+                    assert answer.text == t(game.rec.seat_lang(seat), "reason.must_follow_suit")
+                    assert game.match.model_dump_json() == before  # nothing changed
+                    assert hand.turn == seat and len(trick.plays) == 1
+                    refused = (index, seat)
+                await press(user, hand_message(world, user, game_id), "H")
+                answer = await press(user, hand_message(world, user, game_id), "P")
+                assert answer.answered and not answer.show_alert
+            assert refused == expected.refused_at == (0, 0)
+            leads = leads_so_far(hand)
+            assert leads == expected.leads and set(GOALS) <= set(leads)
 
-            # the next hand starts with the button
-            await play_out(
-                world, app, game_id, users, stop=lambda g: g.match.hand_number > 1, group=group
-            )
+            # the group was told what a failed throw tried and what had to be played
+            failed = [t_.plays[0] for t_ in hand.tricks if t_.plays[0].attempted is not None]
+            assert failed
+            for play in failed:
+                line = t(
+                    "en",
+                    "table.failed_throw",
+                    name=name(play.seat),
+                    tried=cards_label(hand.ctx.sorted(list(play.attempted)), "en"),
+                    cards=cards_label(hand.ctx.sorted(list(play.cards)), "en"),
+                )
+                assert in_group(world, group, line)
+                assert sorted(play.cards) != sorted(play.attempted)
+
+            # -- the result: the kitty shown to all, the points with the bonus, next dealer
+            r = hand.result
+            assert r is not None and r.kitty_bonus == expected.bonus > 0
+            result = world.last_message(group, from_bot=True)
+            for line in (
+                t("en", "result.kitty", cards=cards_label(r.kitty, "en"), points=r.kitty_points),
+                t(
+                    "en",
+                    "result.points",
+                    tricks=r.trick_points,
+                    bonus=r.kitty_bonus,
+                    penalty=r.penalty,
+                    total=r.attackers_points,
+                ),
+                t("en", "result.next_dealer", name=name(r.next_dealer)),
+            ):
+                assert plain(line) in result.text
+            assert Counter(r.kitty) == Counter(bury)
+
+            # -- the next hand by its button; the old result stops announcing it
+            answer = await press(people[1], result, "G")
+            assert answer.answered and not answer.show_alert
             assert game.match.hand_number == 2
+            old = next(m for m in world.transcript(group) if m.message_id == result.message_id)
+            assert not old.buttons()
+            assert "starts shortly" not in old.text
+            assert t("en", "result.next_dealer.final", name=name(r.next_dealer)) in old.text
+            assert plain(t("en", "result.title", n=1)) in old.text
