@@ -1,5 +1,6 @@
 """A stuck game can be ended (/endgame, creator or admin, confirmed) and an absent
-player replaced (the table's "Take seat" deep link, or /takeover N)."""
+player replaced (the table's "Take seat" deep link, or /takeover N): one who can't be
+reached, or one on auto-play (托管) after a turn time-out."""
 
 from collections import Counter
 
@@ -7,11 +8,13 @@ from bot import codec
 from tests.e2e.harness import (
     buttons,
     find,
+    fire_timer,
     hand_message,
     play_out,
     press_of,
     running_bot,
     service,
+    wait_for,
 )
 from tests.e2e.test_resilience import start_with_computers
 from tests.fakes.telegram import FakeTelegram
@@ -138,3 +141,79 @@ async def test_a_member_takes_over_an_unreachable_players_seat_and_plays_on(tmp_
                 stop=lambda g: g.match.hand.phase == "done",
             )
             assert game.match.hand.result is not None
+
+
+def plays_of(hand, seat):
+    return sum(1 for trick in hand.tricks for p in trick.plays if p.seat == seat)
+
+
+async def test_a_member_takes_over_a_seat_on_auto_play_from_the_table_and_plays_on(tmp_path):
+    async with FakeTelegram() as world:
+        alice, bob = world.user("Alice"), world.user("Bob")
+        carol = world.user("Carol")  # in the group, not seated, never started the bot
+        group = world.group("Table", members=[bob, carol], admins=[alice])
+        users = {0: alice, 1: bob}
+        async with running_bot(world, tmp_path / "db", turn_timeout_seconds=3600.0) as app:
+            svc = service(app)
+            game_id = await start_with_computers(world, group, [alice, bob])
+            game = svc.games[game_id]
+            hand = game.match.hand
+            await play_out(
+                world,
+                app,
+                game_id,
+                users,
+                stop=lambda g: g.match.hand.phase == "playing" and g.match.hand.turn == 1,
+            )
+            # Bob lets his turn time out: 托管 plays for him (until Alice's turn)
+            before = plays_of(hand, 1)
+            await fire_timer(world, app, game_id, "timeout")
+            await wait_for(world, lambda: hand.turn == 0)
+            await world.settle()
+            assert game.rec.seats[1].auto and plays_of(hand, 1) > before
+            assert "Auto-play is on" in hand_message(world, bob, game_id).text
+            tables = [m for m in world.transcript(group) if m.text.startswith("🀄 Hand")]
+            link = next(b for b in buttons(tables[-1]) if b.url)
+            assert link.text == "🙋 Take seat 2"
+            assert link.url.endswith(codec.take_payload(game_id, 1))
+
+            await carol.press(tables[-1], text=link.text, settle=True)
+            await world.settle()
+            seat = game.rec.seats[1]
+            assert seat.user_id == carol.id and seat.name == "Carol" and not seat.auto
+            assert any("You took over seat 2" in t for t in world.texts(carol))
+            mine = hand_message(world, carol, game_id)
+            assert Counter(keyboard_cards(mine)) == Counter(hand.hands[1])
+            assert "Bob" not in mine.text
+            assert "Carol took over your seat" in world.last_message(bob, from_bot=True).text
+            assert not buttons(world.last_message(bob, from_bot=True))
+            assert any("Carol takes over seat 2 from Bob" in t for t in world.texts(group))
+            tables = [m for m in world.transcript(group) if m.text.startswith("🀄 Hand")]
+            assert not any(b.url and "start=t" in b.url for b in buttons(tables[-1]))
+            line = next(x for x in tables[-1].text.splitlines() if "2. Carol" in x)
+            assert "🤖" not in line  # seat 2 is not on auto-play any more
+
+            # Carol plays seat 2 to the end of the hand, every card by her own taps
+            taken = plays_of(hand, 1)
+            await play_out(
+                world,
+                app,
+                game_id,
+                {0: alice, 1: carol},
+                stop=lambda g: g.match.hand.phase == "done",
+            )
+            played = [
+                c
+                for c in world.callbacks()
+                if c.user.id == carol.id and press_of_data(c.data) == "P" and c.text == "Played."
+            ]
+            assert plays_of(hand, 1) - taken == len(played) > 0
+            assert not game.rec.seats[1].auto and hand.hands[1] == []
+            assert hand.result is not None
+
+
+def press_of_data(data):
+    try:
+        return codec.decode(data).kind
+    except codec.BadData:
+        return None
