@@ -1,8 +1,12 @@
 """Restarts, stale / foreign / forged presses, a DM that fails, two groups, the group budget."""
 
 import asyncio
+import html
+import re
 
 from bot import codec
+from bot.config import Settings
+from bot.render import table as render_table
 from tests.e2e.harness import (
     FakeTime,
     find,
@@ -12,7 +16,11 @@ from tests.e2e.harness import (
     seat_players,
     service,
 )
-from tests.fakes.telegram import FakeTelegram
+from tests.fakes.telegram import FakeTelegram, RateLimits
+
+
+def plain(text):
+    return html.unescape(re.sub(r"<[^>]+>", "", text))
 
 
 async def start_with_computers(world, group, humans):
@@ -142,20 +150,42 @@ async def test_two_games_in_two_groups_run_at_once(tmp_path):
 async def test_the_group_stays_within_twenty_calls_a_minute_and_every_press_is_answered(
     tmp_path,
 ):
-    async with FakeTelegram() as world:
+    """Telegram's strict limits on, the default group pacing, four fast players, a whole
+    hand: no 429 in the group, never more than 20 calls in 60 s, every press answered,
+    and the group ends up showing the final state of every message (nothing dropped)."""
+    pacing = Settings.model_fields["group_interval_seconds"].default
+    assert pacing == 3.2
+    async with FakeTelegram(rate_limits=RateLimits()) as world:
         people = [world.user(n, started=True) for n in ("Ann", "Ben", "Cai", "Dee")]
         group = world.group("Fast", members=people[1:], admins=people[:1])
         users = dict(enumerate(people))
         async with running_bot(
-            world, tmp_path / "db", clock=FakeTime(world), group_interval_seconds=3.1
+            world, tmp_path / "db", clock=FakeTime(world), group_interval_seconds=pacing
         ) as app:
+            svc = service(app)
             game_id, lobby = await seat_players(world, group, people)
             lobby = world.last_message(group, from_bot=True)
             await people[0].press(lobby, data=find(lobby, "S").data)
             await play_out(world, app, game_id, users, stop=lambda g: g.match.hand.phase == "done")
-            await service(app).outboxes.drain()
+            await svc.outboxes.drain()
             await world.settle()
+            game = svc.games[game_id]
+            group_calls = world.requests(chat=group)
+            assert len(group_calls) > 20  # a whole hand, so the budget mattered
+            assert not [r for r in group_calls if r.error_code == 429]
             assert world.max_calls_in_window(group, 60) <= 20
-            assert all(c.answered for c in world.callbacks())
-            # the final state of the hand reached the group
+            presses = world.callbacks()
+            assert len(presses) > 100 and all(c.answered for c in presses)
+            # the final state of every message of the hand reached the group
+            box = svc.outboxes.get(group.id)
+            shown = {m.message_id: m for m in world.transcript(group)}
+            current = render_table.group_messages(game.rec, game.match, svc.bot_username)
+            assert [key.rsplit(":", 1)[1] for key, _ in current][-1] == "result"
+            for key, content in current:
+                msg = shown[box.message_id(key)]
+                assert msg.text == plain(content.text), key
+                rows = content.markup.inline_keyboard if content.markup else ()
+                assert msg.keyboard() == [
+                    [(b.text, b.callback_data or b.url) for b in r] for r in rows
+                ]
             assert "Kitty" in world.last_message(group, from_bot=True).text
