@@ -328,6 +328,10 @@ class Outboxes:
         for box in list(self._boxes.values()):
             await box.drain()
 
+    def pending(self) -> bool:
+        """Some chat has a message state that was not delivered yet."""
+        return any(s.dirty for box in self._boxes.values() for s in box.slots.values())
+
     async def close(self) -> None:
         for box in self._boxes.values():
             await box.close()

@@ -118,3 +118,17 @@ async def test_a_forbidden_chat_is_reported_once_and_not_retried():
     box.put("hand", Content("a"))
     await box.drain()
     assert reported == [-1]
+
+
+async def test_outboxes_are_pending_until_every_state_was_delivered():
+    from bot.outbox import Outboxes
+
+    clock = VirtualClock()
+    boxes = Outboxes(RecordingBot(clock), clock, group_interval=3.0, dm_interval=0.0)
+    assert not boxes.pending()
+    boxes.get(-1).put("a", Content("one"))
+    boxes.get(-1).put("b", Content("two"))
+    assert boxes.pending()
+    await boxes.drain()
+    assert not boxes.pending()
+    await boxes.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,26 @@ def settings(world: FakeTelegram, db: Path, **overrides: Any) -> Settings:
     )
 
 
+# Settling waits for Telegram to be quiet this long (the fake's default is 0.05 s) and
+# for the bot to be idle (bot_busy): no update in a handler, no game mutating, no
+# message state undelivered, no timer due within SOON seconds.
+SETTLE_QUIET = 0.005
+SOON = 0.05
+
+
+def bot_busy(app: Any) -> bool:
+    svc: GameService | None = app.bot_data.get("service")
+    if svc is None:
+        return False
+    if len(app.update_processor.locks) or any(g.lock.locked() for g in svc.games.values()):
+        return True
+    if svc.outboxes.pending():
+        return True
+    now = datetime.now(UTC)
+    jobs = app.job_queue.jobs() if app.job_queue is not None else ()
+    return any(j.next_t is not None and (j.next_t - now).total_seconds() < SOON for j in jobs)
+
+
 # Every e2e game is dealt from a fixed seed: the n-th game a bot opens gets
 # DEFAULT_SEED + n - 1 (a test that needs particular cards passes ``seed``).
 DEFAULT_SEED = 20240601
@@ -77,8 +98,27 @@ async def running_bot(
         rate_limiter=False,
         seed_source=fixed_seeds(seed),
     )
-    async with world.running(app, allowed_updates=ALLOWED_UPDATES):
-        yield app
+    world.settle_quiet = min(world.settle_quiet, SETTLE_QUIET)
+    fake_settle = world.settle
+
+    async def settle(*, quiet: float | None = None, timeout: float | None = None) -> None:
+        # the fake's settle (updates taken, Telegram quiet), then the bot's own idleness
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + (world.settle_timeout if timeout is None else timeout)
+        while True:
+            await fake_settle(quiet=quiet, timeout=timeout)
+            if not bot_busy(app):
+                return
+            if loop.time() > deadline:
+                raise AssertionError("the bot did not become idle")
+            await asyncio.sleep(0.002)
+
+    world.settle = settle  # type: ignore[method-assign]
+    try:
+        async with world.running(app, allowed_updates=ALLOWED_UPDATES):
+            yield app
+    finally:
+        del world.settle  # the fake's own method again
 
 
 def service(app: Any) -> GameService:
@@ -187,8 +227,7 @@ async def play_out(
         if find(msg, "H") is None:
             await asyncio.sleep(0.01)
             continue
-        await press(user, msg, "H")
-        await world.settle()
+        await press(user, msg, "H")  # (settles)
         await press(user, hand_message(world, user, game_id), "P")
     raise AssertionError("the match did not end")
 
