@@ -99,26 +99,9 @@ async def running_bot(
         seed_source=fixed_seeds(seed),
     )
     world.settle_quiet = min(world.settle_quiet, SETTLE_QUIET)
-    fake_settle = world.settle
-
-    async def settle(*, quiet: float | None = None, timeout: float | None = None) -> None:
-        # the fake's settle (updates taken, Telegram quiet), then the bot's own idleness
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + (world.settle_timeout if timeout is None else timeout)
-        while True:
-            await fake_settle(quiet=quiet, timeout=timeout)
-            if not bot_busy(app):
-                return
-            if loop.time() > deadline:
-                raise AssertionError("the bot did not become idle")
-            await asyncio.sleep(0.002)
-
-    world.settle = settle  # type: ignore[method-assign]
-    try:
-        async with world.running(app, allowed_updates=ALLOWED_UPDATES):
-            yield app
-    finally:
-        del world.settle  # the fake's own method again
+    # settle() also waits for the bot's own idleness (queued sends, locks, due timers)
+    async with world.running(app, allowed_updates=ALLOWED_UPDATES, busy=lambda: bot_busy(app)):
+        yield app
 
 
 def service(app: Any) -> GameService:

@@ -1,5 +1,6 @@
 """End to end: a real PTB Application driven by simulated people."""
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -244,3 +245,16 @@ async def test_readme_example() -> None:
             press = await alice.press(game, data="deal")
             assert press.answered and not press.show_alert
         assert world.max_calls_in_window(table, 60) <= 20
+
+
+async def test_settle_waits_for_the_bots_own_busy_check(world: FakeTelegram) -> None:
+    """A bot that works a while before its next request tells settle() through ``busy``."""
+    app = world.application_builder().build()
+    working = {"busy": True}
+    asyncio.get_running_loop().call_later(0.2, working.update, {"busy": False})
+    async with world.running(app, busy=lambda: working["busy"]):
+        await world.settle(quiet=0.005)
+        assert working["busy"] is False
+    async with world.running(app):
+        working["busy"] = True  # no longer registered: settle does not wait for it
+        await world.settle(quiet=0.005)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Literal
 from urllib.parse import parse_qs, urlsplit
@@ -58,6 +58,7 @@ class FakeTelegram:
         self.settle_timeout = settle_timeout
         self._server = HttpServer(self.core) if http else None
         self._apps: list[Application[Any, Any, Any, Any, Any, Any]] = []
+        self._busy: list[Callable[[], bool]] = []
 
     # ------------------------------------------------------------------ lifecycle
     async def __aenter__(self) -> FakeTelegram:
@@ -110,10 +111,14 @@ class FakeTelegram:
         *,
         poll_timeout: float = 1.0,
         allowed_updates: Sequence[str] | None = Update.ALL_TYPES,
+        busy: Callable[[], bool] | None = None,
     ) -> AsyncIterator[Application[Any, Any, Any, Any, Any, Any]]:
         """Run ``app`` with long polling for the block; stops it cleanly afterwards.
 
         Keep ``poll_timeout`` short: stopping waits for the current getUpdates to return.
+        ``busy``: the bot's own "still working" check (queued sends, held locks, due
+        timers); :meth:`settle` also waits until it answers False, so a bot that works
+        a while before its next request cannot make ``settle`` return early.
         """
         async with app:
             await app.start()
@@ -122,10 +127,14 @@ class FakeTelegram:
                 poll_interval=0, timeout=int(poll_timeout) or 1, allowed_updates=allowed_updates
             )
             self._apps.append(app)
+            if busy is not None:
+                self._busy.append(busy)
             try:
                 yield app
             finally:
                 self._apps.remove(app)
+                if busy is not None:
+                    self._busy.remove(busy)
                 await app.updater.stop()
                 await app.stop()
 
@@ -134,7 +143,11 @@ class FakeTelegram:
         quiet = self.settle_quiet if quiet is None else quiet
         timeout = self.settle_timeout if timeout is None else timeout
         deadline = time.monotonic() + timeout
-        while not (self.core.idle(quiet) and all(a.update_queue.empty() for a in self._apps)):
+        while not (
+            self.core.idle(quiet)
+            and all(a.update_queue.empty() for a in self._apps)
+            and not any(check() for check in self._busy)
+        ):
             if time.monotonic() > deadline:
                 pending = [next(k for k in u if k != "update_id") for u in self.core.updates]
                 raise AssertionError(
