@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import CallbackQuery, Message, Update
+from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bot import i18n
@@ -40,3 +41,31 @@ async def is_member(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: i
     except Exception:  # unknown: let them in rather than lock out a real member
         return True
     return member.status not in ("left", "kicked")
+
+
+async def pace(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> None:
+    """A group's direct replies take their turn in its outbox's pacing (Telegram's
+    ~20 calls a minute per group count replies and edits too)."""
+    if chat_id < 0:
+        await service(context).outboxes.get(chat_id).pace()
+
+
+async def reply(context: ContextTypes.DEFAULT_TYPE, msg: Message, text: str, **kwargs: object):
+    """``msg.reply_text``, paced in groups."""
+    await pace(context, msg.chat_id)
+    return await msg.reply_text(text, **kwargs)  # type: ignore[arg-type]
+
+
+async def edit_query_message(
+    context: ContextTypes.DEFAULT_TYPE, query: CallbackQuery, text: str, **kwargs: object
+) -> None:
+    """Edit the pressed message (paced in groups); pressing an option that is already
+    shown (the chosen language again, a second tap before the client refreshed)
+    changes nothing."""
+    if query.message is not None:
+        await pace(context, query.message.chat.id)
+    try:
+        await query.edit_message_text(text, **kwargs)  # type: ignore[arg-type]
+    except BadRequest as e:
+        if "not modified" not in str(e).lower():
+            raise

@@ -6,7 +6,7 @@ from telegram import Update
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
-from bot.handlers import chat_lang
+from bot.handlers import chat_lang, reply
 from bot.i18n import t
 
 
@@ -15,7 +15,7 @@ async def help_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if msg is None:
         return
     lang = await chat_lang(context, update)
-    await msg.reply_text(t(lang, "help"), parse_mode=ParseMode.HTML)
+    await reply(context, msg, t(lang, "help"), parse_mode=ParseMode.HTML)
 
 
 async def dm_pointer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -24,4 +24,4 @@ async def dm_pointer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     if msg is None:
         return
     lang = await chat_lang(context, update)
-    await msg.reply_text(t(lang, "dm.pointer"))
+    await reply(context, msg, t(lang, "dm.pointer"))

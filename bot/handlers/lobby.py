@@ -9,7 +9,7 @@ from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
 from bot import codec, i18n
-from bot.handlers import chat_lang, is_member, service
+from bot.handlers import chat_lang, is_member, reply, service
 from bot.i18n import t
 
 ANONYMOUS_ADMIN = 1087968824  # @GroupAnonymousBot
@@ -26,19 +26,21 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     lang = await chat_lang(context, update)
     if chat.type == "private":
-        await msg.reply_text(t(lang, "newgame.private"))
+        await reply(context, msg, t(lang, "newgame.private"))
         return
     if chat.type == "channel":
         return
     if user is None or msg.sender_chat is not None or user.is_bot or user.id == ANONYMOUS_ADMIN:
-        await msg.reply_text(t(lang, "newgame.anonymous"))
+        await reply(context, msg, t(lang, "newgame.anonymous"))
         return
     svc = service(context)
     thread = msg.message_thread_id if msg.is_topic_message else None
     game, created = await svc.new_game(chat.id, thread, chat.title or "", user.id, lang)
     if not created:
         lobby_id = game.rec.group_messages.get(f"g{game.rec.id}:lobby")
-        await msg.reply_text(
+        await reply(
+            context,
+            msg,
             t(lang, "newgame.exists"),
             reply_to_message_id=lobby_id or msg.message_id,
             allow_sending_without_reply=True,
@@ -52,21 +54,21 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     svc = service(context)
     lang = await chat_lang(context, update)
     if chat.type != "private":
-        await msg.reply_text(t(lang, "start.group"))
+        await reply(context, msg, t(lang, "start.group"))
         return
     await svc.store.mark_dm_ok(user.id, i18n.normalize(user.language_code))
     payload = context.args[0] if context.args else ""
     if not payload:
-        await msg.reply_text(t(lang, "help"), parse_mode=ParseMode.HTML)
+        await reply(context, msg, t(lang, "help"), parse_mode=ParseMode.HTML)
         return
     try:
         kind, game_id, seat = codec.decode_payload(payload)
     except codec.BadData:
-        await msg.reply_text(t(lang, "start.bad_link"))
+        await reply(context, msg, t(lang, "start.bad_link"))
         return
     game = await svc.get(game_id)
     if game is None:
-        await msg.reply_text(t(lang, "join.no_game"))
+        await reply(context, msg, t(lang, "join.no_game"))
         return
     lang = game.rec.user_lang(user.id, user.language_code)
     group = escape(game.rec.chat_title or "?")
@@ -87,4 +89,6 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         key = await svc.join(
             game_id, seat, user.id, display_name(user), i18n.normalize(user.language_code)
         )
-    await msg.reply_text(t(lang, key, group=group, seat=(seat or 0) + 1), parse_mode=ParseMode.HTML)
+    await reply(
+        context, msg, t(lang, key, group=group, seat=(seat or 0) + 1), parse_mode=ParseMode.HTML
+    )

@@ -9,7 +9,7 @@ from telegram.ext import ContextTypes
 
 from bot import codec
 from bot.game import Answer, Game
-from bot.handlers import chat_lang, is_admin, service
+from bot.handlers import chat_lang, edit_query_message, is_admin, reply, service
 from bot.handlers.lobby import display_name
 from bot.i18n import t
 
@@ -24,16 +24,16 @@ async def endgame_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         return
     lang = await chat_lang(context, update)
     if chat.type == "private":
-        await msg.reply_text(t(lang, "endgame.private"))
+        await reply(context, msg, t(lang, "endgame.private"))
         return
     svc = service(context)
     thread = msg.message_thread_id if msg.is_topic_message else None
     game = await svc.open_game_in(chat.id, thread)
     if game is None:
-        await msg.reply_text(t(lang, "endgame.none"))
+        await reply(context, msg, t(lang, "endgame.none"))
         return
     if not await _may_manage(context, game, user.id):
-        await msg.reply_text(t(lang, "endgame.refused"))
+        await reply(context, msg, t(lang, "endgame.refused"))
         return
     if game.rec.status == "lobby":
         async with game.lock:
@@ -50,7 +50,7 @@ async def endgame_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
             ]
         ]
     )
-    await msg.reply_text(t(lang, "endgame.confirm", n=hand), reply_markup=markup)
+    await reply(context, msg, t(lang, "endgame.confirm", n=hand), reply_markup=markup)
 
 
 async def end_press(
@@ -76,7 +76,7 @@ async def end_press(
         else:
             text, answer = t(lang, "endgame.ended"), Answer(t(lang, "endgame.ended"))
     if query.message is not None:
-        await query.edit_message_text(text)  # the question loses its buttons
+        await edit_query_message(context, query, text)  # the question loses its buttons
     return answer
 
 
@@ -86,24 +86,24 @@ async def takeover_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     lang = await chat_lang(context, update)
     if chat.type == "private":
-        await msg.reply_text(t(lang, "takeover.private"))
+        await reply(context, msg, t(lang, "takeover.private"))
         return
     svc = service(context)
     thread = msg.message_thread_id if msg.is_topic_message else None
     game = await svc.open_game_in(chat.id, thread)
     if game is None or game.rec.status != "running":
-        await msg.reply_text(t(lang, "endgame.none"))
+        await reply(context, msg, t(lang, "endgame.none"))
         return
     arg = context.args[0] if context.args else ""
     if not (arg.isdigit() and 1 <= int(arg) <= 4):
-        await msg.reply_text(t(lang, "takeover.usage"))
+        await reply(context, msg, t(lang, "takeover.usage"))
         return
     seat = int(arg) - 1
     link = svc.takeover_link(game, seat)
     if link is None:
-        await msg.reply_text(t(lang, "take.not_free", seat=seat + 1))
+        await reply(context, msg, t(lang, "take.not_free", seat=seat + 1))
         return
     markup = InlineKeyboardMarkup(
         [[InlineKeyboardButton(t(lang, "btn.take", n=seat + 1), url=link)]]
     )
-    await msg.reply_text(t(lang, "takeover.link", n=seat + 1), reply_markup=markup)
+    await reply(context, msg, t(lang, "takeover.link", n=seat + 1), reply_markup=markup)

@@ -7,7 +7,7 @@ from telegram import Update
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
-from bot.handlers import chat_lang, service
+from bot.handlers import chat_lang, reply, service
 from bot.i18n import t
 from bot.render.cards import rank_label
 from engine.rules import RuleSet
@@ -80,6 +80,6 @@ async def rules_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         word = context.args[0].lower()
         topic = _ALIASES.get(word, word)
         if topic not in TOPICS:
-            await msg.reply_text(t(lang, "rules.unknown", topics=", ".join(TOPICS)))
+            await reply(context, msg, t(lang, "rules.unknown", topics=", ".join(TOPICS)))
             return
-    await msg.reply_text(rules_text(lang, rules, topic), parse_mode=ParseMode.HTML)
+    await reply(context, msg, rules_text(lang, rules, topic), parse_mode=ParseMode.HTML)

@@ -11,7 +11,7 @@ from telegram.ext import ContextTypes
 
 from bot import codec
 from bot.game import Answer
-from bot.handlers import chat_lang, is_admin, service
+from bot.handlers import chat_lang, edit_query_message, is_admin, reply, service
 from bot.i18n import LANGS, t
 from bot.render.cards import rank_label
 from engine.cards import NotationError, parse_rank
@@ -50,11 +50,14 @@ async def settings_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     lang = await chat_lang(context, update)
     if chat.type == "private":
-        await msg.reply_text(t(lang, "settings.private"))
+        await reply(context, msg, t(lang, "settings.private"))
         return
     s = await service(context).store.chat_settings(chat.id)
-    await msg.reply_text(
-        _text(lang, s.preset, s.start_level), reply_markup=_keyboard(lang, s.lang, s.preset)
+    await reply(
+        context,
+        msg,
+        _text(lang, s.preset, s.start_level),
+        reply_markup=_keyboard(lang, s.lang, s.preset),
     )
 
 
@@ -82,8 +85,11 @@ async def settings_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     await svc.apply_chat_settings(chat.id, s)
     lang = s.lang or lang
     if query.message is not None:
-        await query.edit_message_text(
-            _text(lang, s.preset, s.start_level), reply_markup=_keyboard(lang, s.lang, s.preset)
+        await edit_query_message(
+            context,
+            query,
+            _text(lang, s.preset, s.start_level),
+            reply_markup=_keyboard(lang, s.lang, s.preset),
         )
     return Answer(t(lang, "settings.saved"))
 
@@ -95,18 +101,18 @@ async def startlevel_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         return
     lang = await chat_lang(context, update)
     if not await is_admin(context, chat.id, user.id):
-        await msg.reply_text(t(lang, "settings.admins_only"))
+        await reply(context, msg, t(lang, "settings.admins_only"))
         return
     try:
         level = parse_rank(context.args[0]) if context.args else None
     except NotationError:
         level = None
     if level is None:
-        await msg.reply_text(t(lang, "startlevel.usage"))
+        await reply(context, msg, t(lang, "startlevel.usage"))
         return
     svc = service(context)
     s = await svc.store.chat_settings(chat.id)
     s.start_level = level
     await svc.store.save_chat_settings(s)
     await svc.apply_chat_settings(chat.id, s)
-    await msg.reply_text(t(lang, "startlevel.saved", level=rank_label(level)))
+    await reply(context, msg, t(lang, "startlevel.saved", level=rank_label(level)))
