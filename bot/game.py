@@ -524,7 +524,12 @@ class GameService:
         if kind == "G":
             return await self._next_hand_press(game, lang)
         if kind != "T" and s.auto:
-            s.auto = False  # the player is back: 托管 ends
+            # the player is back: 托管 ends for good (saved), the computer's move for
+            # them is called off (their own turn clock again), the table drops the 🤖
+            s.auto = False
+            await self._save(game)
+            self._render(game)
+            self._schedule(game)
         if kind == "A":
             s.auto = False
             await self._save(game)

@@ -48,11 +48,16 @@ from tests.e2e.harness import (
     FakeTime,
     buttons,
     find,
+    fire_timer,
+    hand_message,
     pending_timer,
+    play_out,
+    press,
     press_of,
     running_bot,
     service,
 )
+from tests.e2e.test_resilience import start_with_computers
 from tests.fakes.telegram import FakeTelegram, RateLimits, SimUser
 from tests.fakes.telegram.models import Chat, Message
 
@@ -933,3 +938,35 @@ async def test_replies_to_commands_take_their_turn_in_the_groups_pacing(tmp_path
             assert world.max_calls_in_window(group, 60) <= 20
             assert not [r for r in world.requests(chat=group) if r.error_code == 429]
             assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_player_back_from_auto_play_by_hint_is_saved_and_the_computer_stops(tmp_path):
+    """On 托管 a player's turn is the computer's; pressing Hint (not only "I'm back")
+    ends 托管. It used to end it in memory only: the computer's armed move still played
+    for them, and a restart put them back on 托管."""
+    async with FakeTelegram() as world:
+        alice = world.user("Alice")
+        group = world.group("Table", admins=[alice])
+        async with running_bot(world, tmp_path / "db", turn_timeout_seconds=3600.0) as app:
+            svc = service(app)
+            game_id = await start_with_computers(world, group, [alice])
+            game = svc.games[game_id]
+            await play_out(
+                world,
+                app,
+                game_id,
+                {0: alice},
+                stop=lambda g: g.match.hand.phase == "playing" and g.match.hand.turn == 0,
+            )
+            svc.settings.computer_delay_seconds = 3600.0  # computers' moves run by the test
+            await fire_timer(world, app, game_id, "timeout")  # Alice idles: 托管
+            while game.match.hand.turn != 0:
+                await fire_timer(world, app, game_id, "robot")
+            assert game.rec.seats[0].auto and pending_timer(app, game_id)[2] == "robot"
+            version = game.match.hand.version
+            await press(alice, hand_message(world, alice, game_id), "H")
+            assert not game.rec.seats[0].auto
+            assert not (await svc.store.load_game(game_id)).seats[0].auto
+            assert pending_timer(app, game_id)[2] == "timeout"  # her own turn clock again
+            assert game.match.hand.version == version and game.match.hand.turn == 0
+            assert find(hand_message(world, alice, game_id), "A") is None
