@@ -16,6 +16,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Protocol
 
 from telegram import Bot, InlineKeyboardMarkup, Message
@@ -52,8 +53,9 @@ class Content:
     text: str
     markup: InlineKeyboardMarkup | None = None
 
-    @property
+    @cached_property
     def key(self) -> tuple[str, str]:
+        # computed once: pacing checks compare keys on every pass over the slots
         m = json.dumps(self.markup.to_dict(), sort_keys=True) if self.markup else ""
         return self.text, m
 
