@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import re
 import string
 import time
 from collections import Counter
@@ -40,9 +39,7 @@ import pytest
 
 from bot import codec
 from bot.game import Game, GameService
-from bot.render.cards import card_label
 from bot.store import Store
-from engine.cards import NUM_DISTINCT
 from engine.match import MatchState
 from tests.e2e.harness import (
     FakeTime,
@@ -57,12 +54,11 @@ from tests.e2e.harness import (
     running_bot,
     service,
 )
+from tests.e2e.seen import cards_in, public
 from tests.e2e.test_resilience import start_with_computers
 from tests.fakes.telegram import FakeTelegram, RateLimits, SimUser
 from tests.fakes.telegram.models import Chat, Message
 
-LABELS = {card_label(c, lang): c for c in range(NUM_DISTINCT) for lang in ("en", "zh")}
-CARD = re.compile("|".join(re.escape(x) for x in sorted(LABELS, key=len, reverse=True)))
 GROUP_PACING = 3.2  # the default group_interval_seconds
 DM_PACING = 0.4  # the default dm_interval_seconds
 
@@ -96,31 +92,6 @@ DM_TEXTS = [
     "/start j0_9",
 ]
 BAD_PAYLOADS = ["garbage", "j", "jzzzzzzzzzzzz_1", "t0_0", "g", "x1_1", "j1_4", "gzz", "t1_1"]
-
-
-def cards_in(text: str | None) -> Counter[int]:
-    # "… — its third card ♣️5 makes ♣️ trump" names a card of the kitty just listed
-    lines = [
-        line.split(" — its third card")[0].split(" —— 第三张")[0]
-        for line in (text or "").splitlines()
-    ]
-    return Counter(LABELS[m] for m in CARD.findall("\n".join(lines)))
-
-
-def public(hand: Any) -> Counter[int]:
-    seen: Counter[int] = Counter()
-    for trick in hand.tricks:
-        for play in trick.plays:
-            seen.update(play.cards)
-            if play.attempted is not None:
-                seen.update(play.attempted)  # a failed throw was shown to all
-    for show in hand.declaring.shows:
-        seen.update(show.cards)
-    if hand.revealed_kitty is not None:
-        seen.update(hand.revealed_kitty)
-    if hand.phase == "done":
-        seen.update(hand.kitty)
-    return seen
 
 
 class ErrorLog(logging.Handler):

@@ -3,41 +3,13 @@ public (played, shown to declare, the kitty shown when nobody declared, the kitt
 end), and no DM ever holds another player's unplayed cards."""
 
 import asyncio
-import re
 from collections import Counter
 
-from bot.render.cards import card_label
-from engine.cards import NUM_DISTINCT
 from tests.e2e.harness import find, hand_message, play_out, press, running_bot, seat_players
 from tests.e2e.harness import service as service_of
+from tests.e2e.seen import cards_in, public
 from tests.e2e.test_manage import keyboard_cards
 from tests.fakes.telegram import FakeTelegram
-
-LABELS = {card_label(c, "en"): c for c in range(NUM_DISTINCT)}
-# longest first, so that "♠️10" is never read as "♠️1"
-CARD = re.compile("|".join(re.escape(x) for x in sorted(LABELS, key=len, reverse=True)))
-
-
-def cards_in(text):
-    # "… — its third card ♣️5 makes ♣️ trump" names a card of the kitty just listed
-    lines = [line.split(" — its third card")[0] for line in (text or "").splitlines()]
-    return Counter(LABELS[m] for m in CARD.findall("\n".join(lines)))
-
-
-def public(hand):
-    seen = Counter()
-    for trick in hand.tricks:
-        for play in trick.plays:
-            seen.update(play.cards)
-            if play.attempted is not None:
-                seen.update(play.attempted)  # a failed throw was shown to all
-    for show in hand.declaring.shows:
-        seen.update(show.cards)
-    if hand.revealed_kitty is not None:
-        seen.update(hand.revealed_kitty)
-    if hand.phase == "done":
-        seen.update(hand.kitty)
-    return seen
 
 
 def within(shown, allowed):
