@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from telegram import CallbackQuery, Message, Update
+from telegram import CallbackQuery, Chat, Message, Update
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
@@ -25,6 +25,21 @@ async def chat_lang(context: ContextTypes.DEFAULT_TYPE, update: Update) -> str:
     return i18n.pick(
         group_lang, user.language_code if user else None, svc.settings.default_language
     )
+
+
+async def group_command(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, private_key: str
+) -> tuple[Message, Chat, str] | None:
+    """The message, chat and language of a command meant for a group. Sent in a
+    private chat it is answered with ``private_key`` (what to do instead): None."""
+    msg, chat = update.effective_message, update.effective_chat
+    if msg is None or chat is None:
+        return None
+    lang = await chat_lang(context, update)
+    if chat.type == "private":
+        await reply(context, msg, i18n.t(lang, private_key))
+        return None
+    return msg, chat, lang
 
 
 async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:

@@ -9,7 +9,7 @@ from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
 from bot import codec, i18n
-from bot.handlers import chat_lang, is_member, reply, service
+from bot.handlers import chat_lang, group_command, is_member, reply, service
 from bot.i18n import t
 
 ANONYMOUS_ADMIN = 1087968824  # @GroupAnonymousBot
@@ -21,13 +21,11 @@ def display_name(user) -> str:  # noqa: ANN001 - telegram.User
 
 
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    msg, chat, user = update.effective_message, update.effective_chat, update.effective_user
-    if msg is None or chat is None:
+    found = await group_command(update, context, "newgame.private")
+    if found is None:
         return
-    lang = await chat_lang(context, update)
-    if chat.type == "private":
-        await reply(context, msg, t(lang, "newgame.private"))
-        return
+    msg, chat, lang = found
+    user = update.effective_user
     if chat.type == "channel":
         return
     if user is None or msg.sender_chat is not None or user.is_bot or user.id == ANONYMOUS_ADMIN:

@@ -9,7 +9,7 @@ from telegram.ext import ContextTypes
 
 from bot import codec
 from bot.game import Answer, Game
-from bot.handlers import chat_lang, edit_query_message, is_admin, reply, service
+from bot.handlers import chat_lang, edit_query_message, group_command, is_admin, reply, service
 from bot.handlers.lobby import display_name
 from bot.i18n import t
 
@@ -19,13 +19,11 @@ async def _may_manage(context: ContextTypes.DEFAULT_TYPE, game: Game, user_id: i
 
 
 async def endgame_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    msg, chat, user = update.effective_message, update.effective_chat, update.effective_user
-    if msg is None or chat is None or user is None:
+    found = await group_command(update, context, "endgame.private")
+    user = update.effective_user
+    if found is None or user is None:
         return
-    lang = await chat_lang(context, update)
-    if chat.type == "private":
-        await reply(context, msg, t(lang, "endgame.private"))
-        return
+    msg, chat, lang = found
     svc = service(context)
     thread = msg.message_thread_id if msg.is_topic_message else None
     game = await svc.open_game_in(chat.id, thread)
@@ -81,13 +79,10 @@ async def end_press(
 
 
 async def takeover_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    msg, chat = update.effective_message, update.effective_chat
-    if msg is None or chat is None:
+    found = await group_command(update, context, "takeover.private")
+    if found is None:
         return
-    lang = await chat_lang(context, update)
-    if chat.type == "private":
-        await reply(context, msg, t(lang, "takeover.private"))
-        return
+    msg, chat, lang = found
     svc = service(context)
     thread = msg.message_thread_id if msg.is_topic_message else None
     game = await svc.open_game_in(chat.id, thread)

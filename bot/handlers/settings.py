@@ -11,7 +11,7 @@ from telegram.ext import ContextTypes
 
 from bot import codec
 from bot.game import Answer
-from bot.handlers import chat_lang, edit_query_message, is_admin, reply, service
+from bot.handlers import chat_lang, edit_query_message, group_command, is_admin, reply, service
 from bot.i18n import LANGS, t
 from bot.render.cards import rank_label
 from engine.cards import NotationError, parse_rank
@@ -45,13 +45,10 @@ def _text(lang: str, preset: str, start_level: int) -> str:
 
 
 async def settings_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    msg, chat = update.effective_message, update.effective_chat
-    if msg is None or chat is None:
+    found = await group_command(update, context, "settings.private")
+    if found is None:
         return
-    lang = await chat_lang(context, update)
-    if chat.type == "private":
-        await reply(context, msg, t(lang, "settings.private"))
-        return
+    msg, chat, lang = found
     s = await service(context).store.chat_settings(chat.id)
     await reply(
         context,
