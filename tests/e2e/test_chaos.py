@@ -726,10 +726,11 @@ class Chaos:
                     return
         self.stats.commands += 1
         before = self.snapshot()
+        was_quiet = self.quiet(before)  # judged before sending: a deal may be under way
         await user.send(table.chat, text, settle=False)
         await self.settle()
         self.human_pause()
-        if self.quiet(before) and not text.startswith("/start@"):
+        if was_quiet and not text.startswith("/start@"):
             after = self.snapshot()
             if text != "/newgame" and after != before:
                 self.fail(f"{text} by {user.name} changed a game")
