@@ -572,6 +572,7 @@ class GameService:
         trick = hand.current_trick
         one_card = (
             hand.phase == "playing"
+            and press.version == hand.version  # a tap on an older keyboard only selects
             and hand.turn == seat
             and trick is not None
             and len(trick.plays) > 0

@@ -7,8 +7,10 @@ import re
 from bot import codec
 from bot.config import Settings
 from bot.render import table as render_table
+from engine.tricks import is_legal_follow
 from tests.e2e.harness import (
     FakeTime,
+    buttons,
     find,
     hand_message,
     play_out,
@@ -189,3 +191,47 @@ async def test_the_group_stays_within_twenty_calls_a_minute_and_every_press_is_a
                     [(b.text, b.callback_data or b.url) for b in r] for r in rows
                 ]
             assert "Kitty" in world.last_message(group, from_bot=True).text
+
+
+def single_card_follow_for(seat):
+    def stop(g):
+        hand = g.match.hand
+        trick = hand.current_trick
+        return (
+            hand.phase == "playing"
+            and hand.turn == seat
+            and trick is not None
+            and len(trick.plays) > 0
+            and len(trick.plays[0].cards) == 1
+        )
+
+    return stop
+
+
+async def test_a_card_tap_from_an_older_keyboard_only_selects_never_plays(tmp_path):
+    async with FakeTelegram() as world:
+        alice = world.user("Alice")
+        group = world.group("Table", admins=[alice])
+        async with running_bot(world, tmp_path / "db") as app:
+            game_id = await start_with_computers(world, group, [alice])
+            await play_out(world, app, game_id, {0: alice}, stop=single_card_follow_for(0))
+            game = service(app).games[game_id]
+            hand = game.match.hand
+            lead = hand.current_trick.plays[0].cards
+            state = game.match.model_dump_json()
+            msg = hand_message(world, alice, game_id)
+            taps = [
+                codec.decode(b.data) for b in buttons(msg) if b.data and b.data.startswith("T|")
+            ]
+            legal = next(
+                p
+                for p in taps
+                if is_legal_follow(hand.ctx, lead, hand.hands[0], codec.decode_cards(p.arg[0]))
+            )
+            assert legal.version == hand.version  # the live keyboard: one tap would play
+            old = codec.Press("T", legal.game, legal.hand, legal.version - 1, legal.arg).encode()
+            record = world.core.callback(alice.user, msg, old)
+            await world.settle()
+            assert record.answered and not record.show_alert
+            assert game.match.model_dump_json() == state  # nothing was played
+            assert game.rec.seats[0].selection == codec.decode_cards(legal.arg[0])  # selected
