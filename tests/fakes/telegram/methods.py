@@ -240,17 +240,21 @@ async def send_message(core: TelegramCore, p: Params) -> JSON:
     chat = core.writable_chat(p.chat_id())
     core.charge("sendMessage", chat)
     text, entities = formatted(core, p, "text", MAX_TEXT)
+    return store_sent(core, chat, p, text=text, entities=entities)
+
+
+def store_sent(core: TelegramCore, chat: Any, p: Params, **content: Any) -> JSON:
+    """Store a message the bot sent (markup, reply and topic from the request)."""
     inline, other = inline_markup(p)
     reply_to = reply_target(core, chat, p)
     message = core.store(
         chat,
         core.bot,
-        text=text,
-        entities=entities,
         reply_markup=inline,
         reply_keyboard=other,
         reply_to=reply_to,
         thread_id=thread_for(chat, p, reply_to),
+        **content,
     )
     return message.to_json()
 
@@ -275,8 +279,6 @@ async def send_photo(core: TelegramCore, p: Params) -> JSON:
     caption, caption_entities = (None, [])
     if p.has("caption"):
         caption, caption_entities = formatted(core, p, "caption", MAX_CAPTION)
-    inline, other = inline_markup(p)
-    reply_to = reply_target(core, chat, p)
     sizes = [
         {
             "file_id": file_id,
@@ -286,18 +288,9 @@ async def send_photo(core: TelegramCore, p: Params) -> JSON:
             "file_size": len(content),
         }
     ]
-    message = core.store(
-        chat,
-        core.bot,
-        photo=sizes,
-        caption=caption,
-        caption_entities=caption_entities,
-        reply_markup=inline,
-        reply_keyboard=other,
-        reply_to=reply_to,
-        thread_id=thread_for(chat, p, reply_to),
+    return store_sent(
+        core, chat, p, photo=sizes, caption=caption, caption_entities=caption_entities
     )
-    return message.to_json()
 
 
 @api("editMessageText")
