@@ -49,6 +49,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.fake_telegram import FakeTelegram, SimUser  # noqa: E402
+from bot.fake_telegram.models import CallbackRecord, Chat, Message  # noqa: E402
 from tests.e2e.harness import (  # noqa: E402
     buttons,
     find,
@@ -57,8 +59,6 @@ from tests.e2e.harness import (  # noqa: E402
     seat_players,
     service,
 )
-from tests.fakes.telegram import FakeTelegram, SimUser  # noqa: E402
-from tests.fakes.telegram.models import CallbackRecord, Chat, Message  # noqa: E402
 
 POLL = 0.002  # fallback wake-up of a waiting player (most wake on their chats' requests)
 

@@ -12,9 +12,9 @@ from typing import Any
 from bot import codec
 from bot.app import ALLOWED_UPDATES, build_application
 from bot.config import Settings
+from bot.fake_telegram import FakeTelegram, SimUser
+from bot.fake_telegram.models import Button, Message
 from bot.game import GameService
-from tests.fakes.telegram import FakeTelegram, SimUser
-from tests.fakes.telegram.models import Button, Message
 
 FAST = dict(
     deal_batch=5,

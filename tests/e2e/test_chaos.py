@@ -38,6 +38,8 @@ from typing import Any
 import pytest
 
 from bot import codec
+from bot.fake_telegram import FakeTelegram, RateLimits, SimUser
+from bot.fake_telegram.models import Chat, Message
 from bot.game import Game, GameService
 from bot.store import Store
 from engine.match import MatchState
@@ -56,8 +58,6 @@ from tests.e2e.harness import (
 )
 from tests.e2e.seen import cards_in, public
 from tests.e2e.test_resilience import start_with_computers
-from tests.fakes.telegram import FakeTelegram, RateLimits, SimUser
-from tests.fakes.telegram.models import Chat, Message
 
 GROUP_PACING = 3.2  # the default group_interval_seconds
 DM_PACING = 0.4  # the default dm_interval_seconds

@@ -2,9 +2,9 @@
 
 import asyncio
 
+from bot.fake_telegram import FakeTelegram
 from tests.e2e.harness import find, hand_message, running_bot, service, wait_for
 from tests.e2e.test_resilience import start_with_computers
-from tests.fakes.telegram import FakeTelegram
 
 
 async def test_a_silent_player_is_played_for_until_they_come_back(tmp_path):

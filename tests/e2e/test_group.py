@@ -1,9 +1,9 @@
 """The group itself changes: upgraded to a supergroup, the bot removed and added back."""
 
 from bot import codec
+from bot.fake_telegram import FakeTelegram
 from tests.e2e.harness import find, hand_message, play_out, running_bot, service
 from tests.e2e.test_resilience import start_with_computers
-from tests.fakes.telegram import FakeTelegram
 
 
 async def test_a_group_upgraded_mid_hand_keeps_its_game_lobby_settings_and_plays_on(tmp_path):

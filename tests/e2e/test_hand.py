@@ -11,6 +11,7 @@ import re
 from collections import Counter
 
 from bot import codec
+from bot.fake_telegram import FakeTelegram
 from bot.i18n import t
 from bot.render.cards import cards_label
 from tests.e2e.harness import (
@@ -36,7 +37,6 @@ from tests.e2e.scripted import (
     refused_follow,
     simulate,
 )
-from tests.fakes.telegram import FakeTelegram
 
 # hand 1 of this deal: Alice (seat 1) declares during the deal, Dana (seat 4) overturns
 # after it and deals; every lead shape happens, Alice breaks the follow-suit rule in the

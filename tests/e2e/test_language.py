@@ -2,9 +2,9 @@
 button answers follow their own Telegram language and the group the creator's."""
 
 from bot import codec
+from bot.fake_telegram import FakeTelegram
 from tests.e2e.harness import hand_message, running_bot, service
 from tests.e2e.test_resilience import start_with_computers
-from tests.fakes.telegram import FakeTelegram
 
 
 async def test_each_player_reads_their_dms_in_their_language_until_the_group_chooses(tmp_path):

@@ -1,6 +1,6 @@
 from bot import codec
+from bot.fake_telegram import FakeTelegram
 from tests.e2e.harness import buttons, find, running_bot, seat_players
-from tests.fakes.telegram import FakeTelegram
 
 
 async def test_newgame_in_a_dm_or_twice_in_a_group_is_explained(tmp_path):

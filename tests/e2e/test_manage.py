@@ -5,6 +5,7 @@ reached, or one on auto-play (托管) after a turn time-out."""
 from collections import Counter
 
 from bot import codec
+from bot.fake_telegram import FakeTelegram
 from tests.e2e.harness import (
     buttons,
     find,
@@ -17,7 +18,6 @@ from tests.e2e.harness import (
     wait_for,
 )
 from tests.e2e.test_resilience import start_with_computers
-from tests.fakes.telegram import FakeTelegram
 
 
 def keyboard_cards(msg):

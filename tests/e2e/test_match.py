@@ -1,5 +1,5 @@
+from bot.fake_telegram import FakeTelegram
 from tests.e2e.harness import find, play_out, running_bot, seat_players, service
-from tests.fakes.telegram import FakeTelegram
 
 
 async def test_a_short_match_with_computers_reaches_its_winner(tmp_path):

@@ -6,10 +6,10 @@ import logging
 import pytest
 
 from bot import codec
+from bot.fake_telegram import FakeTelegram
 from engine.cards import LJ
 from tests.e2e.harness import find, hand_message, play_out, press, running_bot, seat_players
 from tests.e2e.harness import service as service_of
-from tests.fakes.telegram import FakeTelegram
 
 PRESET_BUTTON = {"joker_declare": "joker declare", "tournament": "tournament", "classic": "classic"}
 

@@ -5,11 +5,11 @@ end), and no DM ever holds another player's unplayed cards."""
 import asyncio
 from collections import Counter
 
+from bot.fake_telegram import FakeTelegram
 from tests.e2e.harness import find, hand_message, play_out, press, running_bot, seat_players
 from tests.e2e.harness import service as service_of
 from tests.e2e.seen import cards_in, public
 from tests.e2e.test_manage import keyboard_cards
-from tests.fakes.telegram import FakeTelegram
 
 
 def within(shown, allowed):

@@ -6,6 +6,7 @@ import re
 
 from bot import codec
 from bot.config import Settings
+from bot.fake_telegram import FakeTelegram, RateLimits
 from bot.render import table as render_table
 from engine.tricks import is_legal_follow
 from tests.e2e.harness import (
@@ -18,7 +19,6 @@ from tests.e2e.harness import (
     seat_players,
     service,
 )
-from tests.fakes.telegram import FakeTelegram, RateLimits
 
 
 def plain(text):

@@ -3,10 +3,10 @@ shown when nobody declared, and no stale "Next hand" button once the next hand r
 
 import re
 
+from bot.fake_telegram import FakeTelegram
 from bot.render.cards import cards_label
 from tests.e2e.harness import find, play_out, running_bot, seat_players, service
 from tests.e2e.test_resilience import start_with_computers
-from tests.fakes.telegram import FakeTelegram
 
 COUNT = re.compile(r"^[▶ ]*(\d)\. .* · (\d+)$", re.M)
 

@@ -1,9 +1,9 @@
 """Tournament time limit (RULES.md 11): checked when a hand ends, against the match's
 start saved in the game record, on the bot's clock; the result is announced by levels."""
 
+from bot.fake_telegram import FakeTelegram
 from tests.e2e.harness import FakeTime, find, play_out, running_bot, service
 from tests.e2e.test_resilience import start_with_computers
-from tests.fakes.telegram import FakeTelegram
 
 
 async def test_a_tournament_match_past_its_time_limit_ends_on_levels_when_the_hand_ends(

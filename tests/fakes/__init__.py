@@ -1,1 +1,1 @@
-"""Test doubles for external services (see ``tests/fakes/telegram``)."""
+"""Test doubles for external services (see ``bot/fake_telegram``)."""

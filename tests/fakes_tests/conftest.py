@@ -1,1 +1,1 @@
-from tests.fakes.telegram.pytest_plugin import fake_telegram  # noqa: F401
+from tests.fakes.pytest_plugin import fake_telegram  # noqa: F401

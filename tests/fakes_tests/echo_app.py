@@ -14,7 +14,7 @@ from telegram.ext import (
     filters,
 )
 
-from tests.fakes.telegram import FakeTelegram
+from bot.fake_telegram import FakeTelegram
 
 
 def counter_keyboard(count: int) -> InlineKeyboardMarkup:

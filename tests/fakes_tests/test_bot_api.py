@@ -7,7 +7,7 @@ import pytest
 from telegram import Bot, BotCommand, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import BadRequest, ChatMigrated, EndPointNotFound, Forbidden, RetryAfter
 
-from tests.fakes.telegram import FakeClock, FakeTelegram, RateLimits
+from bot.fake_telegram import FakeClock, FakeTelegram, RateLimits
 
 NOT_MODIFIED = (
     "Message is not modified: specified new message content and reply markup of the message "

@@ -8,7 +8,7 @@ import pytest
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import Application, ChatMemberHandler, MessageHandler, TypeHandler, filters
 
-from tests.fakes.telegram import CallbackRecord, FakeClock, FakeTelegram, Message
+from bot.fake_telegram import CallbackRecord, FakeClock, FakeTelegram, Message
 from tests.fakes_tests.echo_app import build_echo_app
 
 

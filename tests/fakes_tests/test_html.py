@@ -1,6 +1,6 @@
 import pytest
 
-from tests.fakes.telegram import ApiError, parse_html
+from bot.fake_telegram import ApiError, parse_html
 
 
 def test_tags_become_entities_with_utf16_offsets() -> None:

@@ -1,6 +1,6 @@
 import pytest
 
-from tests.fakes.telegram import FakeTelegram
+from bot.fake_telegram import FakeTelegram
 from tests.fakes_tests.echo_app import build_echo_app
 
 

@@ -1,7 +1,7 @@
 import pytest
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from tests.fakes.telegram import FakeTelegram
+from bot.fake_telegram import FakeTelegram
 
 
 @pytest.mark.parametrize("transport", ["inprocess", "http"])

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 import aiohttp
 import pytest
 
-from tests.fakes.telegram import FakeTelegram
+from bot.fake_telegram import FakeTelegram
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 Use them from any conftest (no ``pytest_plugins`` needed)::
 
-    from tests.fakes.telegram.pytest_plugin import fake_telegram  # noqa: F401
+    from tests.fakes.pytest_plugin import fake_telegram  # noqa: F401
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 
 import pytest_asyncio
 
-from .driver import FakeTelegram
+from bot.fake_telegram.driver import FakeTelegram
 
 
 @pytest_asyncio.fixture
