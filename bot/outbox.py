@@ -243,7 +243,8 @@ class Outbox:
                 old = slot.message_id if slot.resend else None
                 msg = await self._call_send(content, slot.thread_id)
                 # posted: from here on this state counts as delivered, whatever follows
-                slot.message_id, slot.resend, slot.sent = msg.message_id, False, content
+                # (the slot stays dirty until its id is recorded: the chat is still busy)
+                slot.message_id, slot.resend = msg.message_id, False
                 await self._sent(slot, msg.message_id)
                 if old is not None:
                     await self._delete(old)
