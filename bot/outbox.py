@@ -251,9 +251,11 @@ class Outbox:
             slot.sent = content
         except Forbidden as e:
             log.info("chat %s refuses messages: %s", self.chat_id, e)
-            slot.sent, slot.desired = content, None
+            # the slot stays pending until the owner has handled it (the chat is busy)
             if self.on_forbidden is not None:
                 await self.on_forbidden(self.chat_id)
+            if slot.desired is content:
+                slot.sent, slot.desired = content, None
         except RetryAfter:
             raise
         except ChatMigrated as e:
