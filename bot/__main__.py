@@ -1,4 +1,5 @@
-"""Entry point: ``python -m bot`` runs the bot; ``python -m bot --simulate`` a computer match."""
+"""Entry point: ``python -m bot`` runs the bot; ``python -m bot --simulate`` a computer match;
+``python -m bot backup FILE`` copies the database while the bot runs."""
 
 from __future__ import annotations
 
@@ -10,6 +11,10 @@ from bot.config import NO_TOKEN_MESSAGE, Settings
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["backup"]:
+        from bot.backup import main as backup
+
+        return backup(argv[1:])
     if "--simulate" in argv:
         from engine.simulate import main as simulate
 
