@@ -28,10 +28,10 @@ def main(argv: list[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    from bot.app import ALLOWED_UPDATES, build_application
+    from bot.app import build_application
+    from bot.hosting import run
 
-    app = build_application(settings)
-    app.run_polling(allowed_updates=ALLOWED_UPDATES)
+    run(build_application(settings), settings)
     return 0
 
 
