@@ -16,7 +16,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return backup(argv[1:])
     if "--simulate" in argv:
-        from engine.simulate import main as simulate
+        from bot.simulate import main as simulate
 
         return simulate(argv)
     settings = Settings()

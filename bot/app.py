@@ -97,6 +97,10 @@ class ShengjiApplication(Application):  # type: ignore[type-arg]
         await _teardown(self)
         await super().shutdown()
 
+    async def process_update(self, update: object) -> None:
+        self.bot_data["metrics"].received(update)
+        await super().process_update(update)
+
 
 async def _setup(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     settings: Settings = app.bot_data["settings"]

@@ -13,7 +13,7 @@ runs and its database answers, else 503) and ``/metrics`` (Prometheus text forma
   over chats; ``shengji_outbox_backlog_max{chat_type}``: the longest backlog of one chat
 
 The Bot API calls are counted by wrapping the Application's ``BaseRequest`` (what
-python-telegram-bot sends through), the updates by a handler in group -1; games and
+python-telegram-bot sends through), the updates as the Application processes them; games and
 backlogs are read from the running service when Prometheus scrapes.
 """
 
@@ -38,7 +38,7 @@ from prometheus_client.registry import Collector
 from telegram import Update
 from telegram._utils.defaultvalue import DEFAULT_NONE
 from telegram._utils.types import ODVInput
-from telegram.ext import Application, ContextTypes, TypeHandler
+from telegram.ext import Application
 from telegram.request import BaseRequest, RequestData
 
 log = logging.getLogger(__name__)
@@ -92,10 +92,12 @@ class Metrics:
         """Count ``app``'s updates and read its games and outboxes when scraped."""
         self.app = app
         app.bot_data["metrics"] = self
-        app.add_handler(TypeHandler(Update, self._on_update), group=-1)
         self.registry.register(_ServiceCollector(app))
 
-    async def _on_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    def received(self, update: object) -> None:
+        """An update reaches the Application (called by its ``process_update``)."""
+        if not isinstance(update, Update):
+            return
         kind = next((k for k in Update.ALL_TYPES if getattr(update, k, None) is not None), "other")
         self.updates.labels(kind).inc()
         if update.callback_query is not None:

@@ -2,6 +2,7 @@
 
 import asyncio
 from collections import Counter
+from contextlib import AsyncExitStack
 
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
@@ -42,49 +43,49 @@ def total(samples, name, **labels):
 
 
 async def test_metrics_follow_a_game_as_the_fake_telegram_sees_it(tmp_path):
-    async with FakeTelegram(rate_limits=RateLimits()) as world:
+    async with FakeTelegram(rate_limits=RateLimits()) as world, AsyncExitStack() as stack:
         alice, bob = world.user("Alice"), world.user("Bob")
         group = world.group("Table", members=[bob], admins=[alice])
         async with running_bot(
             world, tmp_path / "db", clock=FakeTime(world), dm_interval_seconds=1.0
         ) as app:
             endpoint = Endpoint(await metrics.serve(app, "127.0.0.1", 0))
-            try:
-                assert await endpoint.get("/healthz") == (200, '{"status": "ok"}')
-                before = await endpoint.scrape()
-                assert total(before, "shengji_games_running") == 0
-                assert total(before, "shengji_press_answer_seconds_count") == 0
+            stack.push_async_callback(endpoint.runner.cleanup)
+            assert await endpoint.get("/healthz") == (200, '{"status": "ok"}')
+            before = await endpoint.scrape()
+            assert total(before, "shengji_games_running") == 0
+            assert total(before, "shengji_press_answer_seconds_count") == 0
 
-                game_id = await start_with_computers(world, group, [alice, bob])
-                await play_out(
-                    world,
-                    app,
-                    game_id,
-                    {0: alice, 1: bob},
-                    stop=lambda g: len(g.match.hand.tricks) >= 4,
-                )
-                during = await endpoint.scrape()
-            finally:
-                await endpoint.runner.cleanup()
+            game_id = await start_with_computers(world, group, [alice, bob])
+            await play_out(
+                world,
+                app,
+                game_id,
+                {0: alice, 1: bob},
+                stop=lambda g: len(g.match.hand.tricks) >= 4,
+            )
+            during = await endpoint.scrape()
+        final = await endpoint.scrape()  # the bot stopped: the counts are final
 
         assert total(during, "shengji_games_running") == 1
+        assert total(final, "shengji_games_running") == 0
         presses = [c for c in world.callbacks() if c.answered]
         assert len(presses) > 10
-        assert total(during, "shengji_updates_total", type="callback_query") == len(presses)
-        assert total(during, "shengji_updates_total", type="message") >= 3  # /newgame, /start
+        assert total(final, "shengji_updates_total", type="callback_query") == len(presses)
+        assert total(final, "shengji_updates_total", type="message") >= 3  # /newgame, /start
         # every press answered is timed, from reaching the bot to its answer
-        assert total(during, "shengji_press_answer_seconds_count") == len(presses)
-        assert 0 < total(during, "shengji_press_answer_seconds_sum") < 5 * len(presses)
+        assert total(final, "shengji_press_answer_seconds_count") == len(presses)
+        assert 0 < total(final, "shengji_press_answer_seconds_sum") < 5 * len(presses)
         # calls and refusals by method, as Telegram (the fake) counted them
         calls = Counter(r.method for r in world.requests() if r.method != "getUpdates")
         for method, n in calls.items():
-            assert total(during, "shengji_telegram_requests_total", method=method) == n, method
+            assert total(final, "shengji_telegram_requests_total", method=method) == n, method
         refused = Counter(r.method for r in world.requests() if r.error_code == 429)
         assert refused, "the group's burst at the deal should meet Telegram's flood limit"
         for method, n in refused.items():
-            assert total(during, "shengji_telegram_429_total", method=method) == n
-            assert total(during, "shengji_telegram_errors_total", method=method, code="429") == n
-        assert total(during, "shengji_telegram_429_total") == sum(refused.values())
+            assert total(final, "shengji_telegram_429_total", method=method) == n
+            assert total(final, "shengji_telegram_errors_total", method=method, code="429") == n
+        assert total(final, "shengji_telegram_429_total") == sum(refused.values())
 
 
 async def test_the_outbox_backlog_shows_while_a_group_waits_for_its_turn(tmp_path):
