@@ -145,14 +145,14 @@ class InstrumentedRequest(BaseRequest):
         m = self.metrics
         m.requests.labels(api).inc()
         try:
-            code, payload = await self.inner.do_request(
-                url,
-                method,
-                request_data,
-                read_timeout,
-                write_timeout,
-                connect_timeout,
-                pool_timeout,
+            code, payload = await self.inner.do_request(  # as BaseRequest calls it
+                url=url,
+                method=method,
+                request_data=request_data,
+                read_timeout=read_timeout,
+                write_timeout=write_timeout,
+                connect_timeout=connect_timeout,
+                pool_timeout=pool_timeout,
             )
         except Exception:
             m.errors.labels(api, "network").inc()
