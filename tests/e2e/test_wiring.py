@@ -10,7 +10,15 @@ from telegram.ext import Application
 
 import bot.__main__
 from bot.fake_telegram import FakeTelegram
-from tests.e2e.harness import FakeTime, build_bot, running_bot
+from tests.e2e.harness import (
+    FakeTime,
+    build_bot,
+    find,
+    play_out,
+    running_bot,
+    seat_players,
+    service,
+)
 
 # Attributes that carry the injected transport, or run-time state, not wiring.
 INJECTED = {"_request", "_token", "_base_url", "_base_file_url"}
@@ -116,3 +124,32 @@ async def test_the_comparison_sees_a_wiring_difference(tmp_path, monkeypatch):
 
                 tested._update_processor = SimpleUpdateProcessor(1)
             assert wiring(tested) != wiring(prod), change
+
+
+async def test_a_hand_in_a_group_goes_through_the_rate_limiter_on_the_virtual_clock(tmp_path):
+    """With no pacing of its own (GROUP_INTERVAL_SECONDS=0), the group still gets what
+    the rate limiter lets through, as Telegram's clock sees it: a burst of 20 calls,
+    then one every 3 s (getChatMember included); the waits cost the test no real time."""
+    async with FakeTelegram() as world:
+        people = [world.user(n, started=True) for n in ("Ann", "Ben", "Cai", "Dee")]
+        group = world.group("Table", members=people[1:], admins=people[:1])
+        async with running_bot(world, tmp_path / "db", group_interval_seconds=0.0) as app:
+            game_id, lobby = await seat_players(world, group, people)
+            lobby = world.last_message(group, from_bot=True)
+            await people[0].press(lobby, data=find(lobby, "S").data)
+            await play_out(
+                world,
+                app,
+                game_id,
+                dict(enumerate(people)),
+                stop=lambda g: g.match.hand.phase == "done",
+            )
+            await service(app).outboxes.drain()
+            await world.settle()
+        times = [r.time for r in world.requests(chat=group)]
+        assert len(times) > 40
+        # a leaky bucket of 20 draining one call per 3 s: never more than 20 + w/3 calls
+        # in w s (give or take the real time a call takes from the limiter to Telegram)
+        for i, start in enumerate(times):
+            for j in range(i + 20, len(times)):
+                assert j - i + 1 <= 20 + (times[j] - start + 0.5) / 3.0, (i, j)
