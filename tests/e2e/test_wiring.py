@@ -6,7 +6,8 @@ production has and the tests lack (or the reverse) fails here."""
 
 from typing import Any
 
-from telegram.ext import Application
+import pytest
+from telegram.ext import Application, SimpleUpdateProcessor
 
 import bot.__main__
 from bot.fake_telegram import FakeTelegram
@@ -83,20 +84,27 @@ def wiring(app: Application) -> dict[str, Any]:  # type: ignore[type-arg]
     }
 
 
-def production_app(monkeypatch, world: FakeTelegram, db) -> tuple[Application, dict[str, Any]]:  # type: ignore[type-arg]
-    """What ``python -m bot`` builds and how it starts polling (captured, not run)."""
+def production_app(
+    monkeypatch, world: FakeTelegram, db, webhook: bool = False
+) -> tuple[Application, dict[str, Any]]:  # type: ignore[type-arg]
+    """What ``python -m bot`` builds and how it starts it (captured, not run)."""
     started: list[tuple[Application, dict[str, Any]]] = []  # type: ignore[type-arg]
-    monkeypatch.setenv("BOT_TOKEN", world.token)
-    monkeypatch.setenv("DATABASE_PATH", str(db))
-    monkeypatch.setattr(Application, "run_polling", lambda app, **kw: started.append((app, kw)))
+    env = {"BOT_TOKEN": world.token, "DATABASE_PATH": str(db), "METRICS_PORT": "0"}
+    env["WEBHOOK_URL"] = "https://bot.example/hook" if webhook else ""
+    env["WEBHOOK_SECRET"] = "s3cret" if webhook else ""
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    for run in ("run_polling", "run_webhook"):
+        monkeypatch.setattr(Application, run, lambda app, **kw: started.append((app, kw)))
     assert bot.__main__.main([]) == 0
-    [(app, polling)] = started
-    return app, polling
+    [(app, how)] = started
+    return app, how
 
 
-async def test_the_tests_build_the_bot_exactly_as_production_does(tmp_path, monkeypatch):
+@pytest.mark.parametrize("webhook", [False, True], ids=["polling", "webhook"])
+async def test_the_tests_build_the_bot_exactly_as_production_does(tmp_path, monkeypatch, webhook):
     async with FakeTelegram() as world:
-        prod, polling = production_app(monkeypatch, world, tmp_path / "prod.sqlite3")
+        prod, how = production_app(monkeypatch, world, tmp_path / "prod.sqlite3", webhook)
         tested = build_bot(world, tmp_path / "e2e.sqlite3")
         assert wiring(tested) == wiring(prod)
         assert type(prod.bot_data["clock"]).__name__ == "LoopClock"
@@ -104,8 +112,8 @@ async def test_the_tests_build_the_bot_exactly_as_production_does(tmp_path, monk
         # what the tests' bot asks Telegram for is what production asks for
         async with running_bot(world, tmp_path / "e2e.sqlite3"):
             await world.settle()
-        assert world.core.allowed_updates == frozenset(polling["allowed_updates"])
-        assert not polling.get("drop_pending_updates")
+        assert world.core.allowed_updates == frozenset(how["allowed_updates"])
+        assert not how.get("drop_pending_updates")
 
 
 async def test_the_comparison_sees_a_wiring_difference(tmp_path, monkeypatch):
@@ -120,8 +128,6 @@ async def test_the_comparison_sees_a_wiring_difference(tmp_path, monkeypatch):
             elif change == "handler":
                 tested.add_handler(prod.handlers[0][0], group=1)
             else:
-                from telegram.ext import SimpleUpdateProcessor
-
                 tested._update_processor = SimpleUpdateProcessor(1)
             assert wiring(tested) != wiring(prod), change
 
