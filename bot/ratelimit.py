@@ -8,28 +8,38 @@ read the time from the event loop and wait on its timers; here they read the bot
 event loop's (nothing changes); the tests inject their virtual clock, so they run the
 very limiter production runs, and a bucket's wait of 3 s costs them no real time.
 
-Only the wait after a 429 (``max_retries``) stays on the event loop: PTB sleeps it
-itself. The outboxes pace below Telegram's limits, so it is not meant to happen.
+After a 429 a call is retried up to ``max_retries`` times, each time once Telegram's
+``retry_after`` (+0.1 s) has passed on the same clock. (PTB's own retry sleeps on the
+event loop; so this class does the retrying itself, around the call, and the retried
+call keeps the place it took in the buckets.)
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import itertools
+import logging
+from collections.abc import Callable, Coroutine
+from datetime import timedelta
 from typing import Any
 
 from aiolimiter import AsyncLimiter
+from telegram.error import RetryAfter
 from telegram.ext import AIORateLimiter
 
 from bot.outbox import Clock
 
+log = logging.getLogger(__name__)
+
 
 class ClockedRateLimiter(AIORateLimiter):
-    """``AIORateLimiter`` (same arguments, same buckets) whose buckets run on ``clock``."""
+    """``AIORateLimiter`` (same arguments, same buckets) whose buckets and retries run
+    on ``clock``."""
 
-    def __init__(self, clock: Clock, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, clock: Clock, *, max_retries: int = 0, **kwargs: Any) -> None:
+        super().__init__(max_retries=0, **kwargs)  # the retries are ours (on the clock)
         self._clock = clock
+        self._retries = max_retries
         if self._base_limiter is not None:
             self._base_limiter = _on_clock(self._base_limiter, clock)
         self._apb_limiter = _on_clock(self._apb_limiter, clock)
@@ -37,6 +47,35 @@ class ClockedRateLimiter(AIORateLimiter):
     @property
     def clock(self) -> Clock:
         return self._clock
+
+    @property
+    def max_retries(self) -> int:
+        return self._retries
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, Any]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> Any:
+        retries = rate_limit_args or self._retries
+
+        async def call(*a: Any, **kw: Any) -> Any:
+            for attempt in itertools.count(1):
+                try:
+                    return await callback(*a, **kw)
+                except RetryAfter as e:
+                    if attempt > retries:
+                        raise
+                    wait = e.retry_after
+                    seconds = wait.total_seconds() if isinstance(wait, timedelta) else wait
+                    log.info("429 on %s: retry %d in %.1f s", endpoint, attempt, seconds)
+                    await self._clock.sleep(seconds + 0.1)
+
+        return await super().process_request(call, args, kwargs, endpoint, data, None)
 
     def _get_group_limiter(self, group_id: str | int | bool) -> AsyncLimiter:
         limiter = super()._get_group_limiter(group_id)

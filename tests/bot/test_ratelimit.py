@@ -1,5 +1,8 @@
 import asyncio
 
+import pytest
+from telegram.error import RetryAfter
+
 from bot.outbox import LoopClock
 from bot.ratelimit import ClockedRateLimiter
 
@@ -64,3 +67,27 @@ async def test_on_the_event_loop_clock_it_waits_in_loop_time_like_ptbs_limiter()
     times = await calls(limiter, clock, -100, 4)
     assert times[1] - start < 0.05  # the burst of two
     assert times[3] - start >= 0.19  # then one every 0.1 s
+
+
+async def test_after_a_429_the_call_is_retried_once_telegrams_wait_passed_on_the_clock():
+    clock = VirtualClock()
+    limiter = ClockedRateLimiter(clock, max_retries=2)
+    tries = []
+
+    async def request(refusals):
+        tries.append(clock.now())
+        if len(tries) <= refusals:
+            raise RetryAfter(5)
+        return True
+
+    async def send(refusals):
+        data = {"chat_id": -100}
+        args = (refusals,)
+        return await limiter.process_request(request, args, {}, "sendMessage", data, None)
+
+    assert await asyncio.wait_for(send(2), 5.0) is True
+    assert [round(t, 6) for t in tries] == [0.0, 5.1, 10.2]
+    tries.clear()
+    with pytest.raises(RetryAfter):  # a third refusal is one too many
+        await asyncio.wait_for(send(3), 5.0)
+    assert len(tries) == 3

@@ -60,7 +60,7 @@ def limiter(rl: Any) -> dict[str, Any]:
         "overall": base and (type(base), base.max_rate, base.time_period),
         "group": (rl._group_max_rate, rl._group_time_period),
         "paid": (type(rl._apb_limiter), rl._apb_limiter.max_rate, rl._apb_limiter.time_period),
-        "max_retries": rl._max_retries,
+        "max_retries": getattr(rl, "max_retries", rl._max_retries),
     }
 
 
