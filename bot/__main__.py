@@ -1,8 +1,9 @@
 """Entry point: ``python -m bot`` (what ``./run`` runs).
 
-With ``BOT_TOKEN`` set: the bot on Telegram (long polling). Without it: the sandbox
-(``bot.sandbox``), the same bot on the built-in fake Telegram, played in a local web page.
-``--simulate``: a computer-only match printed as a log (``engine.simulate``).
+With ``BOT_TOKEN`` set: the bot on Telegram (long polling or webhook, ``bot.hosting``).
+Without it: the sandbox (``bot.sandbox``), the same bot on the built-in fake Telegram,
+played in a local web page. ``--simulate``: a computer-only match printed as a log
+(``bot.simulate``); ``backup FILE`` copies the database while the bot runs (``bot.backup``).
 """
 
 from __future__ import annotations
@@ -21,14 +22,16 @@ Shengji (升级 / 拖拉机) for Telegram group chats.
                       the group chat and your private chat with the bot side by side: play
                       seat 1 with three computer players, or be several people at once.
                       Nothing is sent over the internet; the games are not kept.
-  ./run               with BOT_TOKEN (environment or .env; see README): the bot on Telegram.
+  ./run               with BOT_TOKEN (environment or .env; see README): the bot on Telegram,
+                      by long polling, or as a webhook when WEBHOOK_URL is set.
   ./run --simulate    a match between computer players, printed as a log (no token needed).
+  ./run backup FILE   copy the database while the bot runs (./run backup --help).
 
 Servers (Docker, systemd) run `python -m bot --telegram`: there a missing token is an error."""
 
 EPILOG = """\
 --simulate takes its own options: --seed N, --preset classic|joker_declare|tournament,
---hands N, --start-level RANK (./run --simulate --help explains them).
+--hands N, --start-level RANK, --lang zh|en (./run --simulate --help explains them).
 
 Settings (BOT_TOKEN, pacing, timeouts, ...) come from the environment or .env: see
 .env.example. The sandbox uses them too, except the token and the database."""
@@ -76,8 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["backup"]:  # its own options and --help
+        from bot.backup import main as backup
+
+        return backup(argv[1:])
     if "--simulate" in argv:  # its own options and --help
-        from engine.simulate import main as simulate
+        from bot.simulate import main as simulate
 
         return simulate(argv)
     args = build_parser().parse_args(argv)
@@ -94,10 +101,10 @@ def main(argv: list[str] | None = None) -> int:
         from bot.sandbox import run as run_sandbox
 
         return run_sandbox(settings, host=args.host, port=args.port, lang=args.lang)
-    from bot.app import ALLOWED_UPDATES, build_application
+    from bot.app import build_application
+    from bot.hosting import run
 
-    app = build_application(settings)
-    app.run_polling(allowed_updates=ALLOWED_UPDATES)
+    run(build_application(settings), settings)
     return 0
 
 
