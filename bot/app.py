@@ -7,7 +7,6 @@ from typing import Any
 
 from telegram import BotCommand, Update
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -30,6 +29,7 @@ from bot.handlers.rules import rules_cmd
 from bot.handlers.settings import settings_cmd, startlevel_cmd
 from bot.outbox import Clock, LoopClock, Outboxes
 from bot.processor import GameUpdateProcessor
+from bot.ratelimit import WriteRateLimiter
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -54,7 +54,7 @@ def build_application(
         .concurrent_updates(GameUpdateProcessor())
     )
     if rate_limiter:  # a backstop: the outboxes pace group updates themselves
-        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
+        builder = builder.rate_limiter(WriteRateLimiter(max_retries=3))
     if request is not None:
         builder = builder.request(request)
     if get_updates_request is not None:

@@ -73,7 +73,7 @@ async def rules_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(context, update)
     preset = "classic"
     if chat.type != "private":
-        preset = (await service(context).store.chat_settings(chat.id)).preset
+        preset = (await service(context).chats.settings(chat.id)).preset
     rules = RuleSet.from_preset(preset)  # type: ignore[arg-type]
     topic = None
     if context.args:

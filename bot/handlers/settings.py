@@ -49,7 +49,7 @@ async def settings_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if found is None:
         return
     msg, chat, lang = found
-    s = await service(context).store.chat_settings(chat.id)
+    s = await service(context).chats.settings(chat.id)
     await reply(
         context,
         msg,
@@ -71,15 +71,14 @@ async def settings_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if not await is_admin(context, chat.id, query.from_user.id):
         return Answer(t(lang, "settings.admins_only"), alert=True)
     svc = service(context)
-    s = await svc.store.chat_settings(chat.id)
+    s = await svc.chats.settings(chat.id)
     if key == "lang" and value in LANGS:
         s.lang = value
     elif key == "preset" and value in PRESETS:
         s.preset = value
     else:
         return Answer(t(lang, "bad_button"))
-    await svc.store.save_chat_settings(s)
-    await svc.apply_chat_settings(chat.id, s)
+    await svc.chats.save_settings(s)
     lang = s.lang or lang
     if query.message is not None:
         await edit_query_message(
@@ -108,8 +107,7 @@ async def startlevel_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         await reply(context, msg, t(lang, "startlevel.usage"))
         return
     svc = service(context)
-    s = await svc.store.chat_settings(chat.id)
+    s = await svc.chats.settings(chat.id)
     s.start_level = level
-    await svc.store.save_chat_settings(s)
-    await svc.apply_chat_settings(chat.id, s)
+    await svc.chats.save_settings(s)
     await reply(context, msg, t(lang, "startlevel.saved", level=rank_label(level)))
