@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import codec
+from bot import codec, options
 from bot.i18n import t
 from bot.live import Game
 from bot.models import ChatSettings
@@ -47,8 +47,7 @@ class ChatLifecycle:
             if chat.lang:
                 rec.lang = rec.group_lang = chat.lang
             if rec.status == "lobby":
-                rec.preset = chat.preset
-                rec.start_level = chat.start_level
+                options.to_game(chat, rec)
             game.changed()
 
         for game in [g for g in self.svc.games.values() if g.rec.chat_id == chat.chat_id]:

@@ -22,6 +22,7 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from bot import history
 from bot.chats import ChatLifecycle
 from bot.config import Settings
 from bot.hand_input import HandInput
@@ -30,6 +31,7 @@ from bot.lobby import Lobby
 from bot.models import GameRecord
 from bot.outbox import Clock, Outboxes
 from bot.publish import Publisher
+from bot.render import history as render_history
 from bot.store import Store
 from bot.timers import Deadlines
 from engine.match import MatchState
@@ -93,11 +95,24 @@ class GameService:
             if inspect.isawaitable(out):
                 out = await out
             if game.dirty:
+                await self._hand_over(game)
                 await self.save(game)
                 self.publisher.publish(game)
                 self.deadlines.arm(game)
                 game.dirty = False
             return out  # type: ignore[return-value]
+
+    async def _hand_over(self, game: Game) -> None:
+        """A finished hand (and match) is kept in the history, committed with the
+        game's save; a match that just ended shows its level chart."""
+        rec, match = game.rec, game.match
+        if match is None or match.hand.phase != "done":
+            return
+        ended = await history.hand_over(self.store, rec, match, self.wall())
+        if ended is not None and not rec.group_gone:
+            game.notify(
+                rec.chat_id, f"g{rec.id}:chart", render_history.chart_message(rec.lang, ended)
+            )
 
     async def save(self, game: Game) -> None:
         if game.match is not None:

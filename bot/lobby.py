@@ -12,7 +12,7 @@ from collections import defaultdict
 from html import escape
 from typing import TYPE_CHECKING
 
-from bot import codec
+from bot import codec, options
 from bot.codec import Kind
 from bot.i18n import t
 from bot.live import Answer, Game
@@ -20,7 +20,6 @@ from bot.models import GameRecord, Seat
 from bot.outbox import Content
 from bot.render import table as render_table
 from engine.match import MatchState
-from engine.rules import RuleSet
 
 if TYPE_CHECKING:
     from bot.game import GameService
@@ -41,20 +40,18 @@ class Lobby:
             if existing is not None:
                 return existing, False
             chat = await svc.store.chat_settings(chat_id)
-            game = await svc.create(
-                GameRecord(
-                    chat_id=chat_id,
-                    thread_id=thread_id,
-                    chat_title=title,
-                    creator_id=creator,
-                    lang=chat.lang or lang,
-                    group_lang=chat.lang,
-                    preset=chat.preset,
-                    start_level=chat.start_level,
-                    seed=svc.seed_source(),
-                    created_at=svc.wall(),
-                )
+            rec = GameRecord(
+                chat_id=chat_id,
+                thread_id=thread_id,
+                chat_title=title,
+                creator_id=creator,
+                lang=chat.lang or lang,
+                group_lang=chat.lang,
+                seed=svc.seed_source(),
+                created_at=svc.wall(),
             )
+            options.to_game(chat, rec)
+            game = await svc.create(rec)
         await svc.change(game, Game.changed)
         return game, True
 
@@ -138,8 +135,7 @@ class Lobby:
 
     def _start_match(self, game: Game) -> None:
         rec = game.rec
-        rules = RuleSet.from_preset(rec.preset, start_level=rec.start_level)  # type: ignore[arg-type]
-        game.match = MatchState.new(rules, rec.seed)
+        game.match = MatchState.new(options.game_rules(rec), rec.seed)
         rec.status = "running"
         rec.hand_no = game.match.hand_number
         rec.started_at = self.svc.wall()

@@ -6,13 +6,25 @@ a second in a private chat (a burst of a few tolerated). Each chat has an
 the outbox spends a token bucket (``burst`` calls, one more every ``interval``
 seconds), always sending the newest state of the oldest changed slot, skips edits
 that would change nothing, and waits out a 429 and tries again (nothing is dropped).
-Intermediate states are dropped, the final state never is, nor a state put as a
-*checkpoint* (a finished trick must be seen once, whatever came after it).
+Intermediate states are dropped, the final state never is (unless delivering it
+failed), nor a state put as a *checkpoint* (a finished trick must be seen once,
+whatever came after it).
 
 What each message shows is remembered as a digest of its text and keyboard, with its
 message id, through ``on_shown`` (the store): after a restart an unchanged message is
 neither sent nor edited again. Replies to commands are one-shot slots (``post``): they
 take their turn in the chat's budget like everything else, so no handler ever waits.
+
+Failures. Delivery is at most once: a message is never posted twice. A 429 is waited
+out and the state delivered then (Telegram did not take the call). A state whose
+delivery fails otherwise, with a Telegram error or any other exception (a bug, a
+response that cannot be read), is given up, logged once with the chat and the
+message's key, and not retried: the call may have reached Telegram, and a bug would
+fail again. The next state put into that message is delivered as usual (an edit, or
+a new message if no message id is known). A send that went through counts as
+delivered whatever its bookkeeping (``on_shown``: saving what the message shows)
+does afterwards: its id is kept, so later states edit that message, and a failing
+``on_shown`` is logged. The chat's sender task survives every exception.
 """
 
 from __future__ import annotations
@@ -65,6 +77,8 @@ class Content:
     html: bool = True
     # a reply to this message (commands are answered as replies in groups)
     reply_to: int | None = None
+    # a picture (PNG) sent with ``text`` as its caption; only in one-shot slots
+    photo: bytes | None = None
 
     @cached_property
     def digest(self) -> str:
@@ -244,17 +258,35 @@ class Outbox:
                 await self.clock.sleep(wait)
                 continue  # pick again: newer states may have arrived meanwhile
             self._tokens = max(0.0, self._tokens - 1)
+            content = slot.next_content()
             try:
-                await self._deliver(slot)
+                await self._deliver(slot, content)
             except RetryAfter as e:
                 delay = e.retry_after
                 seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else delay
                 log.warning("429 in chat %s: waiting %ss", self.chat_id, seconds)
                 self._tokens = 0.0
                 await self.clock.sleep(float(seconds))
+            except Exception:
+                log.exception(
+                    "chat %s: delivering message %s failed; this state is given up",
+                    self.chat_id,
+                    slot.key,
+                )
+                self._give_up(slot, content)
 
-    async def _deliver(self, slot: Slot) -> None:
-        content = slot.next_content()
+    def _give_up(self, slot: Slot, content: Content) -> None:
+        """Never retry ``content``; a newer state put meanwhile is still delivered."""
+        if content in slot.checkpoints:
+            slot.checkpoints.remove(content)
+            return
+        if slot.desired is not content:
+            return
+        slot.shown, slot.resend = content.digest, False
+        if slot.message_id is None:
+            slot.desired = None
+
+    async def _deliver(self, slot: Slot, content: Content) -> None:
         try:
             if slot.message_id is not None and not slot.resend:
                 try:
@@ -268,20 +300,25 @@ class Outbox:
                         return  # send a new one on the next turn
                     else:
                         raise
+                await self._record(slot, content)
             else:
                 old = slot.message_id if slot.resend else None
                 msg = await self._call_send(content, slot.thread_id)
-                slot.message_id = msg.message_id
-                slot.resend = False
+                # posted: from here on this state counts as delivered, whatever follows
+                # (the slot stays dirty until it is recorded: the chat is still busy)
+                slot.message_id, slot.resend = msg.message_id, False
+                await self._record(slot, content)
                 if old is not None:
                     await self._delete(old)
             self._shown(slot, content)
         except Forbidden as e:
             log.info("chat %s refuses messages: %s", self.chat_id, e)
-            slot.checkpoints.clear()
-            slot.shown, slot.desired = content.digest, None
+            # the slot stays pending until the owner has handled it (the chat is busy)
             if self.on_forbidden is not None:
                 await self.on_forbidden(self.chat_id)
+            slot.checkpoints.clear()
+            if slot.desired is content:
+                slot.shown, slot.desired = content.digest, None
         except RetryAfter:
             raise
         except ChatMigrated as e:
@@ -292,30 +329,53 @@ class Outbox:
             if self.on_migrated is not None:
                 self.on_migrated(self.chat_id, e.new_chat_id)
         except TelegramError as e:
-            # a call that fails for another reason is not retried forever
             log.warning("chat %s slot %s: %s", self.chat_id, slot.key, e)
-            self._shown(slot, content)
-            if slot.message_id is None:
-                slot.desired = None
+            self._give_up(slot, content)
 
     def _shown(self, slot: Slot, content: Content) -> None:
         if slot.checkpoints and slot.checkpoints[0] is content:
             slot.checkpoints.pop(0)
         slot.shown = content.digest
-        if not slot.oneshot and slot.message_id is not None:
-            self._persist(slot.key, slot.message_id, slot.shown)
+
+    async def _record(self, slot: Slot, content: Content) -> None:
+        """Save what the message shows now; a failure here must not make it post again."""
+        if self.on_shown is None or slot.oneshot or slot.message_id is None:
+            return
+        try:
+            await self.on_shown(self.chat_id, slot.key, slot.message_id, content.digest)
+        except Exception:
+            log.exception(
+                "chat %s: message %s was delivered (id %s) but recording it failed",
+                self.chat_id,
+                slot.key,
+                slot.message_id,
+            )
 
     def _persist(self, key: str, message_id: int | None, shown: str | None) -> None:
         if self.on_shown is None:
             return
-        task = asyncio.get_running_loop().create_task(
-            self.on_shown(self.chat_id, key, message_id, shown)
-        )
+        task = asyncio.get_running_loop().create_task(self._save(key, message_id, shown))
         _background.add(task)
         task.add_done_callback(_background.discard)
 
+    async def _save(self, key: str, message_id: int | None, shown: str | None) -> None:
+        assert self.on_shown is not None
+        try:
+            await self.on_shown(self.chat_id, key, message_id, shown)
+        except Exception:
+            log.exception("chat %s: recording message %s failed", self.chat_id, key)
+
     async def _call_send(self, content: Content, thread_id: int | None) -> Message:
         self.calls += 1
+        if content.photo is not None:
+            return await self.bot.send_photo(
+                self.chat_id,
+                content.photo,
+                caption=content.text,
+                reply_markup=content.markup,
+                parse_mode=ParseMode.HTML,
+                message_thread_id=thread_id,
+            )
         reply = None
         if content.reply_to is not None:
             reply = ReplyParameters(content.reply_to, allow_sending_without_reply=True)
@@ -424,6 +484,11 @@ class Outboxes:
     def pending(self) -> bool:
         """Some chat has a message state that was not delivered yet."""
         return any(s.dirty for box in self._boxes.values() for s in box.slots.values())
+
+    def backlog(self) -> dict[int, int]:
+        """Per chat with any: how many message states are not delivered yet."""
+        counts = {c: sum(s.dirty for s in box.slots.values()) for c, box in self._boxes.items()}
+        return {c: n for c, n in counts.items() if n}
 
     async def close(self) -> None:
         for box in self._boxes.values():

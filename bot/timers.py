@@ -10,6 +10,7 @@ PTB's JobQueue; every delay is measured with the service's clock.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from collections.abc import Callable
@@ -40,43 +41,54 @@ class Deadlines:
         self.svc = svc
         self.arm_timer: Arm = lambda *_: None
         self.disarm_timer: Disarm = lambda *_: None
+        self._armed: dict[int, Token] = {}  # game -> the token of its pending timer
 
     def arm(self, game: Game) -> None:
-        """Arm the single timer this game needs now (or none)."""
+        """Arm the single timer this game needs now (or none). A timer already armed
+        for the same moment is left alone: tapping cards does not restart a turn's clock."""
+        due = self._due(game)
+        game_id = game.rec.id
+        if due is not None and self._armed.get(game_id) == due[0]:
+            return
+        self.disarm_timer(game_id)
+        self._armed.pop(game_id, None)
+        if due is not None:
+            self._armed[game_id] = due[0]
+            self.arm_timer(game_id, *due)
+
+    def _due(self, game: Game) -> tuple[Token, float] | None:
         rec, match, st = game.rec, game.match, self.svc.settings
-        self.disarm_timer(rec.id)
         if rec.status == "lobby":
             due = rec.created_at + st.lobby_expiry_minutes * 60 - self.svc.wall()
-            self.arm_timer(rec.id, (0, 0, "expire"), max(0.0, due))
-            return
+            return (0, 0, "expire"), max(0.0, due)
         if rec.status != "running" or match is None or rec.paused:
-            return
+            return None
         hand = match.hand
-        token = (hand.hand_number, hand.version)
+        n, v = hand.hand_number, hand.version
         phase = hand.phase
         if phase == "dealing":
-            self.arm_timer(rec.id, (*token, "deal"), st.deal_pace_seconds)
-        elif phase == "after_deal":
-            bots = [i for i in range(4) if robot(rec, i) and hand.can_pass(i)]
-            if bots:
-                self.arm_timer(rec.id, (*token, "robots"), st.computer_delay_seconds)
-            else:
-                if game.window_deadline is None:  # after a restart: a fresh window
-                    game.window_deadline = self.svc.now() + st.overturn_window_seconds
-                delay = max(0.0, game.window_deadline - self.svc.now())
-                self.arm_timer(rec.id, (*token, "window"), delay)
-        elif phase in ("burying", "chaodi", "playing"):
+            pace = st.deal_pace_seconds if rec.deal_pace is None else rec.deal_pace
+            return (n, v, "deal"), pace
+        if phase == "after_deal":
+            if any(robot(rec, i) and hand.can_pass(i) for i in range(4)):
+                return (n, v, "robots"), st.computer_delay_seconds
+            if game.window_deadline is None:  # after a restart: a fresh window
+                game.window_deadline = self.svc.now() + st.overturn_window_seconds
+            return (n, v, "window"), max(0.0, game.window_deadline - self.svc.now())
+        if phase in ("burying", "chaodi", "playing"):
             seat = hand.turn
             assert seat is not None
             if robot(rec, seat):
-                self.arm_timer(rec.id, (*token, "robot"), st.computer_delay_seconds)
-            else:
-                self.arm_timer(rec.id, (*token, "timeout"), st.turn_timeout_seconds)
-        elif phase == "done" and not match.finished:
-            self.arm_timer(rec.id, (*token, "next"), st.next_hand_delay_seconds)
+                return (n, v, "robot"), st.computer_delay_seconds
+            return (n, v, "timeout"), rec.turn_seconds or st.turn_timeout_seconds
+        if phase == "done" and not match.finished:
+            return (n, v, "next"), st.next_hand_delay_seconds
+        return None
 
     async def fire(self, game_id: int, token: Token) -> None:
         """A timer went off: act if the game is still where it was when armed."""
+        if self._armed.get(game_id) == token:
+            del self._armed[game_id]
         game = await self.svc.get(game_id)
         if game is not None:
             await self.svc.change(game, lambda g: self._fire(g, token))
@@ -153,6 +165,9 @@ def attach(service: GameService, job_queue: JobQueue) -> None:  # type: ignore[t
         game_id, token = context.job.data  # type: ignore[union-attr,misc]
         try:
             await service.deadlines.fire(game_id, token)
+        except asyncio.CancelledError:
+            # the bot is shutting down: the game's timer is armed again at start-up
+            log.info("timer %s of game %s cancelled", token, game_id)
         except Exception:
             log.exception("timer %s of game %s failed", token, game_id)
 
