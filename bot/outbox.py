@@ -101,6 +101,16 @@ class Slot:
     thread_id: int | None = None
     # states that must each be shown once, oldest first, before ``desired``
     checkpoints: list[Content] = field(default_factory=list)
+    # a live message that may lag: at least this long between two of its edits, but
+    # for checkpoints (the group's table: a finished trick goes out at once)
+    calm: float = 0.0
+    delivered_at: float = float("-inf")
+
+    def ready_at(self) -> float:
+        """When this slot may be delivered (its chat's budget aside)."""
+        if self.checkpoints or self.message_id is None or self.resend:
+            return float("-inf")
+        return self.delivered_at + self.calm
 
     @property
     def dirty(self) -> bool:
@@ -150,6 +160,7 @@ class Outbox:
     # family slots superseded before they were ever sent: never sent later, out of order
     _dropped: set[str] = field(default_factory=set)
     _closed: bool = False
+    _calm: float | None = None
 
     def put(
         self,
@@ -161,10 +172,12 @@ class Outbox:
         oneshot: bool = False,
         thread_id: int | None = None,
         checkpoint: bool = False,
+        calm: float = 0.0,
     ) -> None:
         """Make slot ``key`` show ``content`` (soon). A new slot of a family drops the
         family's older slots that were never sent: their state lives on in the new one.
-        A ``checkpoint`` is shown once even if newer states follow before its turn."""
+        A ``checkpoint`` is shown once even if newer states follow before its turn;
+        ``calm``: other states of this message wait that long after its last edit."""
         if key in self._dropped:
             return
         slot = self.slots.get(key)
@@ -180,6 +193,7 @@ class Outbox:
         elif checkpoint and slot.message_id is not None:
             slot.checkpoints.append(content)
         slot.desired = content
+        slot.calm = calm
         slot.resend = slot.resend or (resend and slot.message_id is not None)
         if slot.dirty:
             self._kick()
@@ -233,7 +247,18 @@ class Outbox:
             self._task = None
 
     def _next(self) -> Slot | None:
-        return next((s for s in self.slots.values() if s.dirty), None)
+        """The oldest changed slot that may go now; else None, with ``_calm`` the time
+        the first waiting one may go (None: nothing is waiting)."""
+        now = self.clock.now()
+        self._calm = None
+        for s in self.slots.values():
+            if not s.dirty:
+                continue
+            at = s.ready_at()
+            if at <= now:
+                return s
+            self._calm = at if self._calm is None else min(self._calm, at)
+        return None
 
     def _wait(self) -> float:
         """Seconds until the bucket holds a token (0: one may be spent now)."""
@@ -247,6 +272,9 @@ class Outbox:
     async def _run(self) -> None:
         while not self._closed:
             slot = self._next()
+            if slot is None and self._calm is not None:
+                await self.clock.sleep(self._calm - self.clock.now())
+                continue
             if slot is None:
                 self._prune()
                 self._idle.set()
@@ -258,6 +286,7 @@ class Outbox:
                 await self.clock.sleep(wait)
                 continue  # pick again: newer states may have arrived meanwhile
             self._tokens = max(0.0, self._tokens - 1)
+            slot.delivered_at = self.clock.now()
             content = slot.next_content()
             try:
                 await self._deliver(slot, content)

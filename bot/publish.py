@@ -34,6 +34,10 @@ if TYPE_CHECKING:
 
 # a player who pressed nothing for this long may be away: their turn notifies
 AWAY_SECONDS = 30.0
+# the group's live table is edited at most once per this many pacing intervals, but
+# for a finished trick (at once): a play costs a DM edit for who played and one for
+# who plays next; the group gets well under one edit a play
+CALM_INTERVALS = 2.0
 
 
 @dataclass
@@ -86,8 +90,11 @@ class Publisher:
         done = sum(1 for trick in match.hand.tricks if trick.winner is not None)
         checkpoint = self._tricks.get(rec.id) not in (None, done)
         self._tricks[rec.id] = done
+        calm = CALM_INTERVALS * self.svc.settings.group_interval_seconds
         for key, content in render_table.group_messages(rec, match, user):
-            box.put(key, content, family=_family(key), thread_id=th, checkpoint=checkpoint)
+            family = _family(key)
+            live = calm if family is not None else 0.0
+            box.put(key, content, family=family, thread_id=th, checkpoint=checkpoint, calm=live)
 
     def _dm(self, game: Game, seat: int) -> None:
         rec, match = game.rec, game.match
@@ -120,7 +127,9 @@ def _needs(game: Game, seat: int) -> tuple[object, ...]:
     rec, match = game.rec, game.match
     assert match is not None
     hand, s = match.hand, rec.seats[seat]
-    mine = hand.turn == seat and hand.phase in ("burying", "chaodi", "playing")
+    phase = hand.phase
+    mine = hand.turn == seat and phase in ("burying", "chaodi", "playing")
+    dealing = phase in ("dealing", "after_deal")
     return (
         mine,
         rec.status,
@@ -130,10 +139,13 @@ def _needs(game: Game, seat: int) -> tuple[object, ...]:
         s.auto,
         tuple(s.selection),
         hand.hand_number,
-        hand.phase,
-        tuple(hand.hands[seat]),
-        len(hand.declaring.shows),
-        hand.can_pass(seat) if hand.phase == "after_deal" else None,
+        # who acts next sees the new phase then; the deal and the result reach all
+        phase if dealing or phase == "done" else "play",
+        # cards as they are dealt matter once they allow a show (or the deal is over)
+        tuple(hand.hands[seat]) if phase != "dealing" else None,
+        tuple(map(tuple, match.observation(seat).show_options)) if dealing else None,
+        len(hand.declaring.shows) if dealing else None,
+        hand.can_pass(seat) if phase == "after_deal" else None,
         hand.version if mine else None,
     )
 
