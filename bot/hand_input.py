@@ -83,17 +83,13 @@ class HandInput:
         s = rec.seats[seat]
         if copy >= hand.hands[seat].count(card):
             return Answer(t(lang, "stale"))
-        trick = hand.current_trick
-        one_card = (
+        one_tap = (
             hand.phase == "playing"
             and press.version == hand.version  # a tap on an older keyboard only selects
-            and hand.turn == seat
-            and trick is not None
-            and len(trick.plays) > 0
-            and len(trick.plays[0].cards) == 1
+            and hand.cards_to_play(seat) == 1  # the engine's rule: a one-card follow
             and not s.selection
         )
-        if one_card:  # exactly one card is needed: one tap plays it
+        if one_tap:  # exactly one card is needed: the card tapped is the play
             return self._act(game, Play(seat=seat, cards=[card]), seat)
         if s.selection.count(card) > copy:
             s.selection.remove(card)

@@ -63,25 +63,22 @@ class Deadlines:
             return (0, 0, "expire"), max(0.0, due)
         if rec.status != "running" or match is None or rec.paused:
             return None
-        hand = match.hand
-        n, v = hand.hand_number, hand.version
-        phase = hand.phase
-        if phase == "dealing":
+        n, v = match.hand.hand_number, match.hand.version
+        to = match.next_actor()  # the engine says who (or what) acts next
+        if to.kind == "deal":
             pace = st.deal_pace_seconds if rec.deal_pace is None else rec.deal_pace
             return (n, v, "deal"), pace
-        if phase == "after_deal":
-            if any(robot(rec, i) and hand.can_pass(i) for i in range(4)):
+        if to.kind == "window":
+            if any(robot(rec, s) for s in to.seats):
                 return (n, v, "robots"), st.computer_delay_seconds
             if game.window_deadline is None:  # after a restart: a fresh window
                 game.window_deadline = self.svc.now() + st.overturn_window_seconds
             return (n, v, "window"), max(0.0, game.window_deadline - self.svc.now())
-        if phase in ("burying", "chaodi", "playing"):
-            seat = hand.turn
-            assert seat is not None
-            if robot(rec, seat):
+        if to.seat is not None:  # one seat's turn: bury, 炒底 or play
+            if robot(rec, to.seat):
                 return (n, v, "robot"), st.computer_delay_seconds
             return (n, v, "timeout"), rec.turn_seconds or st.turn_timeout_seconds
-        if phase == "done" and not match.finished:
+        if to.kind == "next_hand":
             return (n, v, "next"), st.next_hand_delay_seconds
         return None
 

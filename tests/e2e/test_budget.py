@@ -276,8 +276,8 @@ async def test_a_busy_group_answers_a_settings_press_and_a_seat_join_at_once(tmp
             await until(lambda: settings_message(world, group) is not None)
             for _ in range(5):
                 await alice.send(group, "/rules", settle=False)
-            await asyncio.sleep(0.2)
-            assert service(app).outboxes.backlog().get(group.id, 0) >= 4  # far behind
+            backlog = service(app).outboxes.backlog
+            await until(lambda: backlog().get(group.id, 0) >= 4)  # far behind
 
             menu = settings_message(world, group)
             press = await alice.press(menu, data=next(b.data for b in buttons(menu) if b.data))
