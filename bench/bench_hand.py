@@ -36,6 +36,7 @@ from bot.fake_telegram import FakeTelegram, RateLimits, SimUser  # noqa: E402
 from bot.fake_telegram.limits import COUNTED_METHODS  # noqa: E402
 from bot.fake_telegram.models import CallbackRecord  # noqa: E402
 from tests.e2e.harness import (  # noqa: E402
+    bot_busy,
     find,
     fixed_seeds,
     hand_message,
@@ -121,10 +122,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 s,
                 request=world.request(),
                 get_updates_request=world.request(),
-                rate_limiter=True,
-                seed_source=fixed_seeds(args.seed),
+                    seed_source=fixed_seeds(args.seed),
             )
-            async with world.running(app, allowed_updates=ALLOWED_UPDATES):
+            async with world.running(
+                app, allowed_updates=ALLOWED_UPDATES, busy=lambda: bot_busy(app)
+            ):
                 game_id, _ = await seat_players(world, group, people)
                 await world.settle()
                 lobby = world.last_message(group, from_bot=True)

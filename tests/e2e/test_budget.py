@@ -266,7 +266,6 @@ async def test_a_busy_group_answers_a_settings_press_and_a_seat_join_at_once(tmp
             s,
             request=world.request(),
             get_updates_request=world.request(),
-            rate_limiter=True,
             seed_source=fixed_seeds(),
         )
         async with world.running(app, allowed_updates=ALLOWED_UPDATES, busy=lambda: False):
