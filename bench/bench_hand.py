@@ -122,7 +122,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 s,
                 request=world.request(),
                 get_updates_request=world.request(),
-                    seed_source=fixed_seeds(args.seed),
+                seed_source=fixed_seeds(args.seed),
             )
             async with world.running(
                 app, allowed_updates=ALLOWED_UPDATES, busy=lambda: bot_busy(app)
