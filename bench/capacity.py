@@ -36,7 +36,36 @@ its own ``bot`` package and its own copy of the fake), and prints, per size,
 figure | old | new | ratio (new / old). With ``--repeat N`` every cell is the median of
 N runs (old and new alternate). The shared machine is noisy: read medians and ratios.
 
-Figures (2 shared cores, nice -n 10, think 3 s): see the end of this docstring.
+Figures, 2026-11-30, one run each (2 cores shared by 8 sessions, load ~7, nice -n 10;
+think 3 s, warmup 30 s, window 60 s), old = bc12337, new = main at af4ad46:
+
+    G=16                    old     new   ratio
+    presses in window       499     574    1.15
+    accepted plays          249     287    1.15
+    press→answer p50 ms    3.44    3.38    0.98
+    press→answer p99 ms   20.30    9.31    0.46
+    CPU ms per press       9.05    5.87    0.65
+    memory KiB per game    1753    1308    0.75
+    calls per play: all    8.88    5.65    0.64   (answers to presses: 2.00 both)
+      writes               6.88    3.65    0.53   edit 4.62→3.37, send 1.25→0.25,
+                                                  delete 1.00→0.03
+
+    G=256                   old     new   ratio
+    presses in window       447     442    0.99
+    accepted plays            3       8    2.67
+    press→answer p50 ms    1.03    1.23    1.20
+    press→answer p99 ms   50.31     165    3.28
+    CPU ms per press      18.55   21.47    1.16   (CPU 0.14 / 0.16 s per s: not CPU-bound)
+    memory KiB per game     390     315    0.81
+    seating s (not timed)   110      76    0.69
+
+At 256 games both codes are held by the production rate limiter's overall ~30 writes/s
+(Telegram's limit across chats), not by the CPU: seating alone takes 1-2 minutes, and 30 s
+after the starts the deals are still being delivered, so the window holds mostly Pass
+presses in the overturn window and few plays (calls per play there are meaningless).
+An earlier run of the same at G=256 (both old, before the delivery rework landed) gave
+p99 482 vs 90 ms: single p99s at this size are noise. 1,000 games were not run (seating
+at 30 writes/s alone would take ~7 minutes per code); expect the same limit.
 """
 
 from __future__ import annotations
