@@ -1,4 +1,4 @@
-"""Computer players: a heuristic (hints, 托管 auto-play), random and simple players.
+"""Computer players: a heuristic (hints, 托管 auto-play), a search player, random and simple.
 
 :func:`get` is the one way to get a player: a callable ``(observation, rng) -> action``
 for the seat that observes (during the deal, a ``Pass`` means "not now").
@@ -15,11 +15,11 @@ from engine.players.heuristic import choose_action, choose_bury, choose_show, su
 
 Player = Callable[[Observation, random.Random], Action]
 
-NAMES = ("random", "simple", "heuristic")
+NAMES = ("random", "simple", "heuristic", "search")
 
 
 def get(name: str, **options: Any) -> Player:
-    """The player called ``name`` (one of :data:`NAMES`)."""
+    """The player called ``name`` (one of :data:`NAMES`); ``search`` takes ``budget_ms``."""
     if name == "heuristic":
         return choose_action
     if name == "random":
@@ -30,6 +30,10 @@ def get(name: str, **options: Any) -> Player:
         from engine.players.simple import simple_action
 
         return simple_action
+    if name == "search":
+        from engine.players.search import SearchPlayer
+
+        return SearchPlayer(**options)
     raise ValueError(f"unknown player: {name!r} (one of {', '.join(NAMES)})")
 
 

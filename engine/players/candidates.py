@@ -25,7 +25,7 @@ from math import comb
 from engine.cards import POINTS
 from engine.hand import sub_multisets
 from engine.ranking import TRUMP, TrumpContext
-from engine.tricks import is_legal_follow, lead_summary, random_follow, ruff_top
+from engine.tricks import is_legal_follow, lead_summary, random_follow, ruff_top, trick_winner
 from engine.units import Unit, decompose, pair_ids
 
 ENUMERATE_UP_TO = 120  # same-class plays enumerated in full below this many
@@ -189,3 +189,40 @@ def lead_candidates(ctx: TrumpContext, hand: list[int]) -> list[Unit]:
                 seen.add((c,))
                 units.append(Unit(0, ctx.order[c], (c,)))
     return units
+
+
+class Contest:
+    """Whether a play would win a trick as it stands, compared with its current winner only.
+
+    Equivalent to asking :func:`~engine.tricks.trick_winner` of the whole trick (8.2 picks
+    the first strictly strongest play), without decomposing every play again: singles and
+    pairs, the usual leads, are decided from two numbers.
+    """
+
+    __slots__ = ("ctx", "lead", "best", "pairs", "key", "klass")
+
+    def __init__(self, ctx: TrumpContext, plays: list[list[int]]) -> None:
+        info = lead_summary(ctx, tuple(plays[0]))
+        self.ctx = ctx
+        self.lead = plays[0]
+        self.klass = info.klass
+        current = trick_winner(ctx, plays) if len(plays) > 1 else 0
+        self.best = plays[current] if current else None
+        unit = info.units[0]
+        self.pairs = unit.pairs if len(info.units) == 1 and unit.pairs <= 1 else -1
+        self.key = self._key(plays[current]) if self.pairs >= 0 else (0, 0)
+
+    def _key(self, play: list[int]) -> tuple[int, int]:
+        c = play[0]
+        k = self.ctx.suit_class[c]
+        return (0 if k == self.klass else 1, self.ctx.order[c])
+
+    def wins(self, play: list[int]) -> bool:
+        if self.pairs == 0 or (self.pairs == 1 and play[0] == play[1]):
+            k = self.ctx.suit_class[play[0]]
+            return (k == self.klass or k == TRUMP) and self._key(play) > self.key
+        if self.pairs == 1:
+            return False
+        if self.best is None:
+            return trick_winner(self.ctx, [self.lead, play]) == 1
+        return trick_winner(self.ctx, [self.lead, self.best, play]) == 2

@@ -14,8 +14,8 @@ from collections import Counter
 
 from engine.cards import POINTS, suit_of
 from engine.hand import Action, Bury, Observation, Pass, Play, Show
-from engine.players.candidates import follow_candidates, is_special, strength
-from engine.players.knowledge import inferences, played_cards
+from engine.players.candidates import Contest, follow_candidates, is_special, strength
+from engine.players.knowledge import higher_cards, inferences, seen_counts
 from engine.ranking import TRUMP, TrumpContext
 from engine.tricks import trick_winner
 from engine.units import Unit, decompose
@@ -99,18 +99,14 @@ def _units_of_hand(ctx: TrumpContext, hand: list[int]) -> list[Unit]:
 def _lead(obs: Observation) -> list[int]:
     ctx = obs.ctx
     units = _units_of_hand(ctx, obs.hand)
-    known = played_cards(obs)
-    known.update(obs.hand)
-    known.update(obs.kitty or ())
+    known = seen_counts(obs)
 
     def master(u: Unit) -> bool:
         """Nobody else can hold a higher unit of its kind (counting seen cards)."""
-        cls = ctx.suit_class[u.cards[0]]
-        for c in range(54):
-            if ctx.suit_class[c] == cls and ctx.order[c] > u.top:
-                out = 2 - known[c]
-                if out >= 2 or (u.pairs == 0 and out >= 1):
-                    return False
+        need = 1 if u.pairs == 0 else 2
+        for c in higher_cards(ctx, ctx.suit_class[u.cards[0]], u.top):
+            if 2 - known[c] >= need:
+                return False
         return True
 
     off = [u for u in units if ctx.suit_class[u.cards[0]] != TRUMP]
@@ -150,6 +146,7 @@ def _follow(obs: Observation, rng: random.Random) -> list[int]:
     if len(legal) == 1:
         return legal[0]
     current = trick_winner(ctx, plays) if len(plays) > 1 else 0
+    contest = Contest(ctx, plays)
     partner_winning = trick.plays[current].seat == (obs.seat + 2) % 4
     last = len(plays) == 3
     trick_points = sum(POINTS[c] for p in plays for c in p)
@@ -160,7 +157,7 @@ def _follow(obs: Observation, rng: random.Random) -> list[int]:
         threatened = not secure
 
     def score(play: list[int]) -> tuple[float, ...]:
-        wins = trick_winner(ctx, plays + [play]) == len(plays)
+        wins = contest.wins(play)
         pts = sum(POINTS[c] for c in play)
         spent = strength(ctx, play)
         if partner_winning:
@@ -195,10 +192,9 @@ def _threat(obs: Observation, cards: list[int], seat: int) -> bool:
 def _is_master(obs: Observation, cards: list[int]) -> bool:
     """No unseen card of that class ranks above this play's top card (a cheap card count)."""
     ctx = obs.ctx
-    seen = played_cards(obs)
-    seen.update(obs.hand)
+    seen = seen_counts(obs)
     cls = ctx.suit_class[cards[0]]
     top = max(ctx.order[c] for c in cards)
     if cls != TRUMP and any(ctx.suit_class[c] == TRUMP for c in cards):
         cls = TRUMP
-    return all(seen[c] >= 2 for c in range(54) if ctx.suit_class[c] == cls and ctx.order[c] > top)
+    return all(seen[c] >= 2 for c in higher_cards(ctx, cls, top))

@@ -14,6 +14,7 @@ the tricks, the shows and (for whoever buried it) the kitty.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 from engine.hand import Observation
 from engine.ranking import TrumpContext
@@ -27,6 +28,28 @@ def played_cards(obs: Observation) -> Counter[int]:
         for p in t.plays:
             seen.update(p.cards)
     return seen
+
+
+def seen_counts(obs: Observation, with_own: bool = True) -> list[int]:
+    """Per card id, the copies this seat has seen: played, and (``with_own``) held or buried."""
+    seen = [0] * 54
+    for t in obs.tricks:
+        for p in t.plays:
+            for c in p.cards:
+                seen[c] += 1
+    if with_own:
+        for c in obs.hand:
+            seen[c] += 1
+        for c in obs.kitty or ():
+            seen[c] += 1
+    return seen
+
+
+@lru_cache(maxsize=4096)
+def higher_cards(ctx: TrumpContext, klass: int, top: int) -> tuple[int, ...]:
+    """The card ids of class ``klass`` ranking above class order ``top``."""
+    cls, order = ctx.suit_class, ctx.order
+    return tuple(c for c in range(54) if cls[c] == klass and order[c] > top)
 
 
 def inferences(ctx: TrumpContext, obs: Observation) -> tuple[list[set[int]], list[set[int]]]:
