@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from html import escape
 
 from bot import codec, options
+from bot.computer import Computers
 from bot.config import Settings
 from bot.i18n import t
 from bot.models import ChatSettings, GameRecord, Seat
@@ -85,6 +86,7 @@ class GameService:
         # where a new game's seed (its deals) comes from: tests inject fixed seeds
         self.seed_source: SeedSource = seed_source or system_seed
         self.store = store
+        self.computers = Computers(store)
         self.outboxes = outboxes
         self.clock = clock
         self.games: dict[int, Game] = {}
@@ -735,16 +737,14 @@ class GameService:
             if kind == "timeout":
                 rec.seats[seat].auto = True  # 托管 until the player acts again
             rec.seats[seat].selection = []
-            if not self._try(match, self._robot_action(match, seat, rng)):
+            if not self._try(
+                match, await self.computers.act(rec.chat_id, hand.observation(seat), rng)
+            ):
                 rec.seats[seat].auto = False  # leave the turn to the player; re-arm below
         elif kind == "next":
             await self._next_hand(game)
             return
         await self._after_change(game)
-
-    @staticmethod
-    def _robot_action(match: MatchState, seat: int, rng: random.Random) -> Action:
-        return choose_action(match.hand.observation(seat), rng)
 
     @staticmethod
     def _try(match: MatchState, action: Action) -> bool:

@@ -49,6 +49,8 @@ class ChatSettings(BaseModel):
     # the bot's pace for this group's matches; None: the bot's configured default
     turn_seconds: float | None = None
     deal_pace: float | None = None
+    # how strong the computers play (bot.computer.STRENGTHS); None: the default
+    computer_strength: str | None = None
 
 
 class GameRecord(BaseModel):

@@ -13,15 +13,13 @@ would have played otherwise counts ``MISMATCH`` as much.
 The budget is work, not wall time: ``budget_ms`` buys ``budget_ms * PLAYS_PER_MS``
 simulated plays (measured on the development machine, one core), so a decision is
 a function of the observation and the random stream alone: reproducible, and blind
-to hidden cards. ``deadline_factor`` adds a wall-clock stop for the bot (a loaded
-machine then thinks less rather than longer). Forced plays skip the search; so do
-declaring and the bury, which use the heuristic.
+to hidden cards (a loaded machine thinks longer, not less). Forced plays skip the
+search; so do declaring and the bury, which use the heuristic.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 
 from engine.hand import Action, Observation, Play, team_of
@@ -46,12 +44,10 @@ class SearchPlayer:
         self,
         budget_ms: int = DEFAULT_BUDGET_MS,
         max_worlds: int = 200,
-        deadline_factor: float | None = None,
         weighting: bool = True,
     ) -> None:
         self.budget_ms = budget_ms
         self.max_worlds = max_worlds
-        self.deadline_factor = deadline_factor
         self.weighting = weighting
 
     def __repr__(self) -> str:
@@ -71,9 +67,6 @@ class SearchPlayer:
         worlds = min(self.max_worlds, self.budget_ms * PLAYS_PER_MS // (remaining * len(cands)))
         if worlds < 2:
             return own
-        deadline = None
-        if self.deadline_factor is not None:
-            deadline = time.monotonic() + self.budget_ms * self.deadline_factor / 1000
         ctx = obs.ctx
         know = knowledge(ctx, obs)
         base = totals_so_far(obs)
@@ -90,8 +83,6 @@ class SearchPlayer:
                 hands = [list(h) for h in world[:4]]
                 total = playout(obs, hands, kitty, burier, cand, _policy, rng, base)
                 values[i].append(sign * total)
-            if deadline is not None and time.monotonic() > deadline:
-                break
         return cands[choose(values, weights)]
 
 
