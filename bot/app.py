@@ -16,18 +16,20 @@ from telegram.ext import (
     MessageHandler,
     filters,
 )
-from telegram.request import BaseRequest
+from telegram.request import BaseRequest, HTTPXRequest
 
 from bot import timers
 from bot.config import Settings
 from bot.game import GameService, SeedSource
 from bot.handlers.group import on_migrate, on_my_member
 from bot.handlers.help import dm_pointer, help_cmd
+from bot.handlers.history import last_cmd, stats_cmd
 from bot.handlers.lobby import newgame, start
 from bot.handlers.manage import endgame_cmd, takeover_cmd
 from bot.handlers.play import on_callback
 from bot.handlers.rules import rules_cmd
 from bot.handlers.settings import settings_cmd, startlevel_cmd
+from bot.metrics import Metrics
 from bot.outbox import Clock, LoopClock, Outboxes
 from bot.processor import GameUpdateProcessor
 from bot.store import Store
@@ -55,11 +57,14 @@ def build_application(
     )
     if rate_limiter:  # a backstop: the outboxes pace group updates themselves
         builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
-    if request is not None:
-        builder = builder.request(request)
-    if get_updates_request is not None:
-        builder = builder.get_updates_request(get_updates_request)
+    # every Bot API call is counted (ApplicationBuilder's own defaults otherwise)
+    metrics = Metrics()
+    builder = builder.request(metrics.instrument(request or HTTPXRequest(256)))
+    builder = builder.get_updates_request(
+        metrics.instrument(get_updates_request or HTTPXRequest(1))
+    )
     app = builder.build()
+    metrics.attach(app)
     app.bot_data["settings"] = settings
     app.bot_data["clock"] = clock or LoopClock()
     app.bot_data["seed_source"] = seed_source  # None: the system's randomness
@@ -70,6 +75,8 @@ def build_application(
     app.add_handler(CommandHandler("startlevel", startlevel_cmd))
     app.add_handler(CommandHandler("endgame", endgame_cmd))
     app.add_handler(CommandHandler("takeover", takeover_cmd))
+    app.add_handler(CommandHandler("last", last_cmd))
+    app.add_handler(CommandHandler("stats", stats_cmd))
     app.add_handler(CommandHandler("help", help_cmd))
     app.add_handler(CallbackQueryHandler(on_callback))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
@@ -92,6 +99,10 @@ class ShengjiApplication(Application):  # type: ignore[type-arg]
     async def shutdown(self) -> None:
         await _teardown(self)
         await super().shutdown()
+
+    async def process_update(self, update: object) -> None:
+        self.bot_data["metrics"].received(update)
+        await super().process_update(update)
 
 
 async def _setup(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -121,7 +132,9 @@ async def _setup(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
             [
                 BotCommand("newgame", "new game / 开新局"),
                 BotCommand("rules", "rules / 规则"),
-                BotCommand("settings", "language, preset / 语言、规则"),
+                BotCommand("settings", "language, rules / 语言、规则"),
+                BotCommand("last", "the previous hand / 上一局"),
+                BotCommand("stats", "stats (/stats me) / 战绩"),
                 BotCommand("takeover", "take an absent player's seat / 接替座位"),
                 BotCommand("endgame", "end the game (creator, admins) / 结束本局"),
                 BotCommand("help", "how to play / 玩法"),
