@@ -20,6 +20,8 @@ from engine.ranking import TRUMP, TrumpContext
 from engine.tricks import trick_winner
 from engine.units import Unit, decompose
 
+VOID_VALUE = 5  # a void made by burying, against the cards it costs (see _voids_to_make)
+
 
 def choose_action(obs: Observation, rng: random.Random) -> Action:
     """The computer's action for this seat now (the seat must be able to act).
@@ -57,7 +59,8 @@ def choose_show(obs: Observation) -> list[int] | None:
 
 
 def choose_bury(obs: Observation) -> list[int]:
-    """Bury 8 cards: off-suit, no points, no pairs, shortest suits first, lowest first."""
+    """Bury 8 cards: void whole short off-suits where it costs little (no aces, points or
+    pairs lost), then off-suit, no points, no pairs, shortest suits first, lowest first."""
     ctx = obs.ctx
     hand = obs.hand
     counts = Counter(hand)
@@ -74,7 +77,31 @@ def choose_bury(obs: Observation) -> list[int]:
             ctx.order[c],
         )
 
-    return sorted(hand, key=cost)[:8]
+    voided = _voids_to_make(ctx, hand, counts)
+    rest = sorted((c for c in hand if ctx.suit_class[c] not in voided), key=cost)
+    return [c for c in hand if ctx.suit_class[c] in voided] + rest[
+        : 8 - sum(by_suit[k] for k in voided)
+    ]
+
+
+def _voids_to_make(ctx: TrumpContext, hand: list[int], counts: Counter[int]) -> set[int]:
+    """The off-suits to bury whole: the most voids (8 cards at most) worth their cost."""
+
+    def loss(c: int) -> int:
+        top = ctx.order[c] >= ctx.class_top[ctx.suit_class[c]]
+        return 4 * top + 2 * (POINTS[c] > 0) + 2 * (counts[c] > 1)
+
+    classes = sorted({ctx.suit_class[c] for c in hand} - {TRUMP})
+    best: tuple[int, set[int]] = (0, set())
+    for mask in range(1, 1 << len(classes)):
+        chosen = {k for i, k in enumerate(classes) if mask >> i & 1}
+        cards = [c for c in hand if ctx.suit_class[c] in chosen]
+        if len(cards) > 8:
+            continue
+        value = VOID_VALUE * len(chosen) - sum(loss(c) for c in cards)
+        if value > best[0]:
+            best = (value, chosen)
+    return best[1]
 
 
 def suggest(obs: Observation, rng: random.Random | None = None) -> list[int]:
