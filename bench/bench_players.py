@@ -16,11 +16,15 @@ import argparse
 import gc
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 
-from bench.duplicate_eval import load
-from engine.hand import Deal, HandState
-from engine.rules import RuleSet
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.duplicate_eval import load  # noqa: E402
+from engine.hand import Deal, HandState  # noqa: E402
+from engine.rules import RuleSet  # noqa: E402
 
 
 def main() -> None:

@@ -8,7 +8,8 @@ times: with no computer thinking; with ``--thinkers`` search decisions of other 
 in flight at once through the bot's own ``Computers`` (its process pool: each finished
 decision is replaced by the next); and, to show what the pool buys, with the same
 decisions made in the event loop. Prints median, p95, p99 and max press→answer (the
-fake's ``answered_at - created_at``) and how many decisions the thinkers made.
+fake's ``answered_at - created_at``), presses still unanswered when a run hit ``--limit``
+seconds, and how many decisions the thinkers made.
 """
 
 from __future__ import annotations
@@ -72,7 +73,9 @@ async def thinker(app, mode: str, strength: str, queue: list[Observation], done:
         done[0] += 1
 
 
-async def run(mode: str, thinkers: int, strength: str, hands: int, obs: list[Observation]):  # type: ignore[no-untyped-def]
+async def run(  # type: ignore[no-untyped-def]
+    mode: str, thinkers: int, strength: str, hands: int, obs: list[Observation], limit: float
+):
     async with FakeTelegram(http=False) as world:
         people = [world.user(f"P{s}", started=True) for s in range(4)]
         group = world.group("Table", members=people[1:], admins=people[:1])
@@ -90,12 +93,16 @@ async def run(mode: str, thinkers: int, strength: str, hands: int, obs: list[Obs
                     for k in range(thinkers)
                 ]
                 t0 = time.perf_counter()
-                await play(world, app, table, hands)
+                try:  # blocked by thinking in the loop, the hand may not end in time
+                    await asyncio.wait_for(play(world, app, table, hands), limit)
+                except TimeoutError:
+                    pass
                 seconds = time.perf_counter() - t0
                 for task in tasks:
                     task.cancel()
                 await asyncio.gather(*tasks, return_exceptions=True)
-    return sorted(ms(r) for r in table.presses), done[0], seconds
+    answered = sorted(ms(r) for r in table.presses if r.answered_at is not None)
+    return answered, len(table.presses) - len(answered), done[0], seconds
 
 
 def q(xs: list[float], p: float) -> float:
@@ -106,13 +113,15 @@ async def main_async(args: argparse.Namespace) -> None:
     obs = positions(max(40, args.thinkers * 4))
     print(
         f"{'thinkers':>8} {'where':>6} {'presses':>7} {'med ms':>7} {'p95 ms':>7} {'p99 ms':>7}"
-        f" {'max ms':>7} {'decisions':>9} {'seconds':>7}"
+        f" {'max ms':>7} {'unanswered':>10} {'decisions':>9} {'seconds':>7}"
     )
     for mode, n in (("none", 0), ("pool", args.thinkers), ("loop", args.thinkers)):
-        lat, decisions, seconds = await run(mode, n, args.strength, args.hands, obs)
+        lat, lost, decisions, seconds = await run(
+            mode, n, args.strength, args.hands, obs, args.limit
+        )
         print(
             f"{n:>8} {mode:>6} {len(lat):>7} {statistics.median(lat):>7.1f} {q(lat, 0.95):>7.1f}"
-            f" {q(lat, 0.99):>7.1f} {lat[-1]:>7.1f} {decisions:>9} {seconds:>7.1f}",
+            f" {q(lat, 0.99):>7.1f} {lat[-1]:>7.1f} {lost:>10} {decisions:>9} {seconds:>7.1f}",
             flush=True,
         )
 
@@ -122,6 +131,7 @@ def main() -> None:
     ap.add_argument("--thinkers", type=int, default=10)
     ap.add_argument("--hands", type=int, default=2)
     ap.add_argument("--strength", default="hard", choices=("normal", "hard"))
+    ap.add_argument("--limit", type=float, default=120.0, help="seconds per run at most")
     args = ap.parse_args()
     logging.basicConfig(level=logging.WARNING)
     asyncio.run(main_async(args))

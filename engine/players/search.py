@@ -5,7 +5,8 @@ lead every pair and tractor, the highest and cheapest single of each suit class 
 the heuristic's own lead, which may be a safe throw), samples worlds consistent with
 what the seat has seen (:mod:`engine.players.worlds`), plays every candidate out in
 every world with the heuristic for all four seats (:mod:`engine.players.playout`) and
-picks the best mean of its team's points (the attackers' final total, or minus it).
+picks the best mean of its team's points (the attackers' final total, or minus it) when
+it beats the heuristic's own play by more than ``CONFIDENCE`` standard errors.
 Worlds are weighted by how likely the other seats' plays in the current and the last
 trick were under the heuristic (policy-based inference): a world in which the heuristic
 would have played otherwise counts ``MISMATCH`` as much.
@@ -33,8 +34,8 @@ DEFAULT_BUDGET_MS = 300
 PLAYS_PER_MS = 32  # simulated plays per millisecond of one core of the development machine
 MAX_CANDIDATES = 10
 MISMATCH = 0.5  # weight of a world per observed play the heuristic would not have made
-WEIGHTED_TRICKS = 2
-CONFIDENCE = 1.0  # the current trick and the last finished one
+WEIGHTED_TRICKS = 2  # the current trick and the last finished one
+CONFIDENCE = 1.0  # standard errors by which a candidate must beat the heuristic's play
 
 
 class SearchPlayer:
@@ -81,7 +82,7 @@ class SearchPlayer:
             kitty = world[KITTY] if obs.kitty is None else list(obs.kitty)
             for i, cand in enumerate(cands):
                 hands = [list(h) for h in world[:4]]
-                total = playout(obs, hands, kitty, burier, cand, _policy, rng, base)
+                total = playout(obs, hands, kitty, burier, cand, heuristic.suggest, rng, base)
                 values[i].append(sign * total)
         return cands[choose(values, weights)]
 
@@ -104,10 +105,6 @@ def choose(values: list[list[float]], weights: list[float]) -> int:
         if mean > best_mean and mean > CONFIDENCE * (var / n) ** 0.5:
             best, best_mean = i, mean
     return best
-
-
-def _policy(obs: Observation, rng: random.Random) -> list[int]:
-    return heuristic.suggest(obs, rng)
 
 
 def candidates(obs: Observation, own: list[int], rng: random.Random) -> list[list[int]]:
