@@ -84,31 +84,7 @@ def playout(
     cards = first
     while True:
         if cards is None:
-            view = Observation(
-                seat,
-                "playing",
-                obs.version,
-                obs.hand_number,
-                rules,
-                obs.level,
-                obs.levels,
-                obs.dealer,
-                obs.trump,
-                True,
-                obs.declarer,
-                obs.shows,
-                hands[seat],
-                counts,
-                obs.dealt,
-                kitty_seen if seat == burier else None,
-                seat,
-                tricks,
-                0,
-                [],
-                False,
-                False,
-                None,
-            )
+            view = seat_view(obs, seat, hands[seat], counts, tricks, kitty_seen, burier)
             cards = policy(view, rng)
         record = SimPlay(seat, cards)
         if not trick.plays and len(cards) > 1:
@@ -139,3 +115,41 @@ def playout(
             return max(0, points + penalty + bonus)
         trick = SimTrick(leader=seat)
         tricks.append(trick)
+
+
+def seat_view(
+    obs: Observation,
+    seat: int,
+    hand: list[int],
+    counts: list[int],
+    tricks: list,
+    kitty: list[int] | None,
+    burier: int | None,
+) -> Observation:
+    """What ``seat`` sees at its turn in a simulated trick: ``obs``'s public facts, its own
+    hand, the tricks so far and the kitty if it buried it."""
+    return Observation(
+        seat=seat,
+        phase="playing",
+        version=obs.version,
+        hand_number=obs.hand_number,
+        rules=obs.rules,
+        level=obs.level,
+        levels=obs.levels,
+        dealer=obs.dealer,
+        trump=obs.trump,
+        trump_decided=True,
+        declarer=obs.declarer,
+        shows=obs.shows,
+        hand=hand,
+        card_counts=counts,
+        dealt=obs.dealt,
+        kitty=kitty if seat == burier else None,
+        turn=seat,
+        tricks=tricks,
+        attackers_points=0,
+        show_options=[],
+        can_pass=False,
+        can_redeal=False,
+        result=None,
+    )

@@ -26,7 +26,7 @@ from collections import Counter
 from engine.hand import Action, Observation, Play, team_of
 from engine.players import heuristic
 from engine.players.candidates import cost, follow_candidates, lead_candidates
-from engine.players.playout import SimPlay, SimTrick, playout, totals_so_far
+from engine.players.playout import SimPlay, SimTrick, playout, seat_view, totals_so_far
 from engine.players.worlds import KITTY, knowledge, sample
 from engine.ranking import TRUMP
 
@@ -163,28 +163,4 @@ def _past(obs: Observation, index: int, plays: int, seat: int, hand: list[int]) 
         *obs.tricks[:index],
         SimTrick(t.leader, [SimPlay(p.seat, p.cards) for p in t.plays[:plays]]),
     ]
-    return Observation(
-        seat,
-        "playing",
-        obs.version,
-        obs.hand_number,
-        obs.rules,
-        obs.level,
-        obs.levels,
-        obs.dealer,
-        obs.trump,
-        True,
-        obs.declarer,
-        obs.shows,
-        hand,
-        obs.card_counts,
-        obs.dealt,
-        None,
-        seat,
-        tricks,
-        0,
-        [],
-        False,
-        False,
-        None,
-    )
+    return seat_view(obs, seat, hand, obs.card_counts, tricks, None, None)
