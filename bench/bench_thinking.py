@@ -66,7 +66,7 @@ async def thinker(app, mode: str, strength: str, queue: list[Observation], done:
         obs = queue[i % len(queue)]
         i += 1
         if mode == "pool":
-            await computers.act_as(strength, obs, rng)
+            await computers.act(strength, obs, rng)
         else:  # in the event loop: what the pool avoids
             player(obs, rng)
             await asyncio.sleep(0)
@@ -86,7 +86,7 @@ async def run(  # type: ignore[no-untyped-def]
                 await world.settle()
                 wire_wakeups(world, [table])
                 if mode == "pool":  # start the workers before measuring
-                    await service(app).computers.act_as(strength, obs[0], random.Random(0))
+                    await service(app).computers.act(strength, obs[0], random.Random(0))
                 done = [0]
                 tasks = [
                     asyncio.create_task(thinker(app, mode, strength, obs[k::thinkers], done))

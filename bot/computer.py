@@ -1,6 +1,7 @@
 """Computer players in the bot: each group's strength, and thinking off the event loop.
 
-A group chooses how strong its computers (and 托管) play in /settings:
+A group chooses how strong its computers (and 托管) play in /settings (a game takes the
+group's choice with its other bot options, ``GameRecord.computer_strength``):
 
 - 简单 ``easy`` (the default): the heuristic (well under a millisecond, in the event loop);
 - 普通 ``normal``: the search player with a short budget;
@@ -23,9 +24,7 @@ import multiprocessing
 import os
 import random
 from concurrent.futures import ProcessPoolExecutor
-from typing import Protocol
 
-from bot.models import ChatSettings
 from engine.hand import Action, Observation
 from engine.players import get
 from engine.players.search import DEFAULT_BUDGET_MS
@@ -48,24 +47,16 @@ def _think(strength: str, obs: Observation, seed: int) -> Action:
     return player_for(strength)(obs, random.Random(seed))
 
 
-class SettingsStore(Protocol):
-    async def chat_settings(self, chat_id: int) -> ChatSettings: ...
-
-
 class Computers:
     """Decides computer moves; owns the process pool (started on the first search)."""
 
-    def __init__(self, store: SettingsStore, workers: int | None = None) -> None:
-        self.store = store
+    def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or min(2, os.cpu_count() or 1)
         self._pool: ProcessPoolExecutor | None = None
 
-    async def act(self, chat_id: int, obs: Observation, rng: random.Random) -> Action:
-        """The move of a computer (or 托管) seat of a game in this chat."""
-        strength = (await self.store.chat_settings(chat_id)).computer_strength
-        return await self.act_as(strength or DEFAULT_STRENGTH, obs, rng)
-
-    async def act_as(self, strength: str, obs: Observation, rng: random.Random) -> Action:
+    async def act(self, strength: str | None, obs: Observation, rng: random.Random) -> Action:
+        """The move of a computer (or 托管) seat of a game whose computers play at ``strength``."""
+        strength = strength or DEFAULT_STRENGTH
         if strength == "easy" or obs.phase != "playing":
             return get("heuristic")(obs, rng)
         if self._pool is None:

@@ -87,7 +87,7 @@ class GameService:
         # where a new game's seed (its deals) comes from: tests inject fixed seeds
         self.seed_source: SeedSource = seed_source or system_seed
         self.store = store
-        self.computers = Computers(store)
+        self.computers = Computers()
         self.outboxes = outboxes
         self.clock = clock
         self.games: dict[int, Game] = {}
@@ -746,7 +746,7 @@ class GameService:
                 rec.seats[seat].auto = True  # 托管 until the player acts again
             rec.seats[seat].selection = []
             if not self._try(
-                match, await self.computers.act(rec.chat_id, hand.observation(seat), rng)
+                match, await self.computers.act(rec.computer_strength, hand.observation(seat), rng)
             ):
                 rec.seats[seat].auto = False  # leave the turn to the player; re-arm below
         elif kind == "next":

@@ -71,6 +71,7 @@ class GameRecord(BaseModel):
     rules: dict[str, Any] = Field(default_factory=dict)
     turn_seconds: float | None = None
     deal_pace: float | None = None
+    computer_strength: str | None = None
     seed: int = 0
     seats: list[Seat] = Field(default_factory=lambda: [Seat() for _ in range(4)])
     created_at: float = Field(default_factory=time.time)

@@ -6,18 +6,9 @@ import asyncio
 import random
 
 from bot.computer import Computers
-from bot.models import ChatSettings
 from engine.hand import Deal, HandState
 from engine.players import get
 from engine.rules import RuleSet
-
-
-class Store:
-    def __init__(self, strength: str | None) -> None:
-        self.strength = strength
-
-    async def chat_settings(self, chat_id: int) -> ChatSettings:
-        return ChatSettings(chat_id=chat_id, computer_strength=self.strength)
 
 
 def a_position() -> HandState:
@@ -36,7 +27,7 @@ def a_position() -> HandState:
 
 
 async def test_the_event_loop_runs_while_a_search_decision_is_made():
-    computers = Computers(Store("hard"), workers=1)
+    computers = Computers(workers=1)
     try:
         state = a_position()
         obs = state.observation(state.turn)  # type: ignore[arg-type]
@@ -49,7 +40,7 @@ async def test_the_event_loop_runs_while_a_search_decision_is_made():
                 ticks += 1
 
         others = asyncio.create_task(other_games())
-        action = await computers.act(-100, obs, random.Random(1))
+        action = await computers.act("hard", obs, random.Random(1))
         others.cancel()
         assert computers._pool is not None
         assert ticks > 100, "other tasks ran while the computer thought"
@@ -59,9 +50,9 @@ async def test_the_event_loop_runs_while_a_search_decision_is_made():
 
 
 async def test_easy_decides_in_the_loop_like_the_heuristic():
-    computers = Computers(Store("easy"))
+    computers = Computers()
     state = a_position()
     obs = state.observation(state.turn)  # type: ignore[arg-type]
-    action = await computers.act(-100, obs, random.Random(1))
+    action = await computers.act(None, obs, random.Random(1))  # the default: easy
     assert action == get("heuristic")(obs, random.Random(1))
     assert computers._pool is None
