@@ -11,10 +11,12 @@ The default stays the heuristic: the bot is meant for small shared hosts (two co
 where a few groups thinking at the full budget would queue; groups opt in.
 
 Search decisions run in a process pool (``loop.run_in_executor``), so while one game's
-computer thinks, every other game's presses are answered at once. The game that waits
-keeps its lock: it is the computer's turn there anyway. A decision is a function of the
-position and the game's seed (the budget is counted in work, not time), so a game replays
-the same. Declaring and burying use the heuristic in every strength.
+computer thinks, every other game's presses are answered at once; the turn's timer
+(``bot.timers``) asks before it takes the game's lock, so the game's own presses are
+not held up either, and applies the move only if the game is still where it was. A
+decision is a function of the position and the game's seed (the budget is counted in
+work, not time), so a game replays the same. Declaring and burying use the heuristic in
+every strength.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ class Computers:
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or min(2, os.cpu_count() or 1)
         self._pool: ProcessPoolExecutor | None = None
+        self.thinking = 0  # decisions in flight in the pool
 
     async def act(self, strength: str | None, obs: Observation, rng: random.Random) -> Action:
         """The move of a computer (or 托管) seat of a game whose computers play at ``strength``."""
@@ -65,7 +68,11 @@ class Computers:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
         loop = asyncio.get_running_loop()
         seed = rng.getrandbits(32)
-        return await loop.run_in_executor(self._pool, _think, strength, obs, seed)
+        self.thinking += 1
+        try:
+            return await loop.run_in_executor(self._pool, _think, strength, obs, seed)
+        finally:
+            self.thinking -= 1
 
     def close(self) -> None:
         if self._pool is not None:
