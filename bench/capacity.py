@@ -63,7 +63,7 @@ At 256 games both codes are held by the production rate limiter's overall ~30 wr
 (Telegram's limit across chats), not by the CPU: seating alone takes 1-2 minutes, and 30 s
 after the starts the deals are still being delivered, so the window holds mostly Pass
 presses in the overturn window and few plays (calls per play there are meaningless).
-An earlier run at G=256, where "new" was main before the delivery rework (the old code, nearly), gave
+An earlier run at G=256, where "new" was main before the delivery rework (about the old code), gave
 p99 482 vs 90 ms: single p99s at this size are noise. 1,000 games were not run (seating
 at 30 writes/s alone would take ~7 minutes per code); expect the same limit.
 """
