@@ -44,7 +44,10 @@ def lobby(rec: GameRecord, bot_username: str) -> Content:
     if rec.status == "lobby":
         lines.append(t(lang, "lobby.full") if rec.full else t(lang, "lobby.how"))
         return Content("\n".join(lines), _lobby_keyboard(rec, bot_username))
-    lines.append(t(lang, f"lobby.status.{rec.status}"))
+    # The match's end is told by the last hand's result, after its final trick: the
+    # lobby above them must not announce it first.
+    status = "running" if rec.status == "finished" else rec.status
+    lines.append(t(lang, f"lobby.status.{status}"))
     return Content("\n".join(lines), None)
 
 

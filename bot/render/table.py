@@ -1,7 +1,13 @@
-"""The group's messages for a running match: one table per trick, the result.
+"""The group's messages for a running match: the live table of a hand, its result.
 
-Only public facts are read here: shows, tricks, counts, points, and the kitty once it
-is revealed. A hand's cards are never read (RULES.md section 13).
+The table is one message per hand, edited in place, and every render of it is whole:
+the header (hand, level, trump, dealer, both teams' levels, the attackers' points), the
+seats with their card counts and whose turn it is, the last completed trick in full
+(plays, winner, points) and the current trick as it grows with who is winning it now.
+Whatever renders a delivery skips, the next one shows everything that was missed.
+
+Only public facts are read here (RULES.md section 13), and only from the engine: no
+rule is computed in this module.
 """
 
 from __future__ import annotations
@@ -14,198 +20,190 @@ from bot import codec
 from bot.i18n import t
 from bot.models import GameRecord
 from bot.outbox import Content
-from bot.render.cards import card_label, cards_label, rank_label, suit_label
-from engine.cards import BJ, LJ
-from engine.hand import HandState, Trick
+from bot.render.cards import cards_label, rank_label, suit_label
+from bot.render.names import clip
+from engine.hand import DEALT, HandState, Trick, team_of
 from engine.match import MatchState
-from engine.scoring import throw_penalty
+from engine.tricks import trick_winner
+
+NAME_LIMIT = 16  # graphemes of a name in a table line
 
 
 def name_of(rec: GameRecord, seat: int, lang: str | None = None) -> str:
     s = rec.seats[seat]
     if s.computer:
         return t(lang or rec.lang, "computer_seat", n=seat + 1)
-    return escape(s.name or "?")
+    return escape(clip(s.name or "?", NAME_LIMIT))
 
 
-def team_of(seat: int) -> int:
-    return seat % 2
+def trump_label(hand: HandState, lang: str) -> str:
+    return suit_label(hand.trump, lang) if hand.declaring.trump_decided else "?"
 
 
-def header(rec: GameRecord, match: MatchState) -> str:
-    lang, hand = rec.lang, match.hand
-    trump = (
-        suit_label(hand.trump, lang)
-        if hand.declaring.trump_decided or hand.phase not in ("dealing", "after_deal")
-        else "?"
-    )
-    dealer = name_of(rec, hand.dealer) if hand.dealer is not None else "?"
+def header(rec: GameRecord, hand: HandState, lang: str) -> str:
+    dealer = name_of(rec, hand.dealer, lang) if hand.dealer is not None else "?"
     return t(
         lang,
         "table.header",
         n=hand.hand_number,
         level=rank_label(hand.level),
-        trump=trump,
+        trump=trump_label(hand, lang),
         dealer=dealer,
-        # the levels this hand is played at (the result message tells the new ones)
+        # the levels this hand is played at (the result tells the new ones)
         a=rank_label(hand.levels[0]),
         b=rank_label(hand.levels[1]),
     )
 
 
-def counts_after(hand: HandState, tricks: int) -> list[int]:
-    """Each seat's card count once the first ``tricks`` tricks were played as far as
-    they are now: what a message showing that moment must say, whatever came later."""
-    counts = [len(h) for h in hand.hands]
-    for trick in hand.tricks[tricks:]:
-        for play in trick.plays:
-            counts[play.seat] += len(play.cards)
-    return counts
-
-
-def points_after(hand: HandState, tricks: int) -> int:
-    """The attackers' points once the first ``tricks`` tricks were played (trick points
-    and throw penalties, before any kitty bonus): what that trick's message shows."""
-    defenders = hand.defenders
-    total = 0
-    for trick in hand.tricks[:tricks]:
-        if trick.winner is not None and team_of(trick.winner) != defenders:
-            total += trick.points
-        for play in trick.plays:
-            if play.attempted is not None:
-                back = len(play.attempted) - len(play.cards)
-                total += throw_penalty(hand.rules, back, team_of(play.seat) != defenders)
-    return max(0, total)
-
-
-def seats_block(
-    rec: GameRecord, hand: HandState, live: bool = True, counts: list[int] | None = None
-) -> str:
+def seats_block(rec: GameRecord, hand: HandState) -> str:
     lang = rec.lang
-    counts = counts or [len(h) for h in hand.hands]
     lines = []
     for seat in range(4):
-        mark = "▶" if live and hand.turn == seat and hand.phase != "done" else "  "
-        role = ""
-        if hand.dealer is not None:
-            role = t(lang, "role.dealer") if seat == hand.dealer else ""
+        mark = "▶" if hand.turn == seat and hand.phase != "done" else "  "
+        role = t(lang, "role.dealer") if seat == hand.dealer else ""
         auto = " 🤖" if rec.seats[seat].auto else ""
         team = t(lang, f"team.short.{team_of(seat)}")
-        lines.append(
-            f"{mark}{seat + 1}. {name_of(rec, seat)} [{team}]{role}{auto} · {counts[seat]}"
-        )
+        count = t(lang, "table.count", n=len(hand.hands[seat]))
+        lines.append(f"{mark}{seat + 1}. {name_of(rec, seat)} [{team}]{role}{auto} · {count}")
     return "\n".join(lines)
 
 
-def shows_block(rec: GameRecord, hand: HandState) -> list[str]:
-    lang = rec.lang
-    return [
-        t(lang, "table.show", name=name_of(rec, s.seat), cards=cards_label(s.cards, lang))
-        for s in hand.declaring.shows
-    ]
-
-
-def pre_play(rec: GameRecord, match: MatchState) -> Content:
-    """The table before the first lead: the deal, the shows, the kitty being buried."""
-    lang, hand = rec.lang, match.hand
-    live = hand.phase != "playing" and not hand.tricks
-    # once play started this message shows the moment before the first lead
-    counts = counts_after(hand, 0) if hand.tricks else None
-    lines = [header(rec, match), "", seats_block(rec, hand, live, counts), ""]
-    shows = shows_block(rec, hand)
-    lines += shows or ([] if hand.revealed_kitty is not None else [t(lang, "table.no_show")])
-    if hand.revealed_kitty is not None:
-        lines.append(kitty_decided(hand.revealed_kitty, lang))
-    phase = hand.phase
-    if phase == "dealing":
-        lines.append(t(lang, "table.dealing", dealt=hand.dealt, total=100))
-    elif phase == "after_deal":
-        waiting = ", ".join(name_of(rec, i) for i in range(4) if hand.can_pass(i))
-        lines.append(t(lang, "table.window", names=waiting))
-    elif phase == "burying":
-        lines.append(t(lang, "table.burying", name=name_of(rec, hand.turn)))  # type: ignore[arg-type]
-    elif phase == "chaodi":
-        lines.append(t(lang, "table.chaodi", name=name_of(rec, hand.turn)))  # type: ignore[arg-type]
-    else:
-        lines.append(t(lang, "table.play_started"))
-    return Content("\n".join(lines))
-
-
-def kitty_decided(kitty: list[int], lang: str) -> str:
-    """Nobody declared: the kitty was shown to all and its third card set the trump
-    (RULES.md section 5; a joker means no-trump)."""
-    third = kitty[2]  # the third card as dealt
-    cards = cards_label(kitty, lang)
-    if third in (BJ, LJ):
-        return t(lang, "table.kitty_decided.nt", cards=cards, card=card_label(third, lang))
+def show_line(rec: GameRecord, seat: int, kind: str, cards: list[int], lang: str) -> str:
     return t(
         lang,
-        "table.kitty_decided",
-        cards=cards,
-        card=card_label(third, lang),
-        trump=suit_label(third // 13, lang),
+        "table.show",
+        name=name_of(rec, seat, lang),
+        action=t(lang, f"show.{kind}"),
+        cards=cards_label(cards, lang),
     )
 
 
-def trick_lines(
-    rec: GameRecord, hand: HandState, trick: Trick, number: int, lang: str | None = None
+def shows_block(rec: GameRecord, hand: HandState, lang: str) -> list[str]:
+    return [show_line(rec, s.seat, s.kind, list(s.cards), lang) for s in hand.declaring.shows]
+
+
+def kitty_decided(hand: HandState, lang: str) -> str | None:
+    """Nobody declared: the kitty was shown to all and set the trump (RULES.md 5)."""
+    if hand.revealed_kitty is None:
+        return None
+    cards = cards_label(hand.revealed_kitty, lang)
+    if hand.trump is None:
+        return t(lang, "table.kitty_decided.nt", cards=cards)
+    return t(lang, "table.kitty_decided", cards=cards, trump=suit_label(hand.trump, lang))
+
+
+def winning_now(hand: HandState, trick: Trick) -> int | None:
+    """The seat whose play currently wins ``trick`` (the engine's judgement)."""
+    if trick.winner is not None:
+        return trick.winner
+    if not trick.plays:
+        return None
+    index = trick_winner(hand.ctx, [p.cards for p in trick.plays])
+    return trick.plays[index].seat
+
+
+def play_text(rec: GameRecord, hand: HandState, play, lang: str) -> str:  # noqa: ANN001
+    cards = cards_label(hand.ctx.sorted(list(play.cards)), lang)
+    if play.attempted is None:
+        return cards
+    tried = cards_label(hand.ctx.sorted(list(play.attempted)), lang)
+    return t(lang, "table.failed_throw", tried=tried, cards=cards)
+
+
+def trick_block(
+    rec: GameRecord, hand: HandState, trick: Trick, number: int, lang: str
 ) -> list[str]:
-    lang = lang or rec.lang
-    lines = [t(lang, "table.trick", n=number)]
-    for play in trick.plays:
-        if play.attempted is not None:
-            lines.append(
-                t(
-                    lang,
-                    "table.failed_throw",
-                    name=name_of(rec, play.seat, lang),
-                    tried=cards_label(hand.ctx.sorted(list(play.attempted)), lang),
-                    cards=cards_label(hand.ctx.sorted(list(play.cards)), lang),
-                )
-            )
-        else:
-            lines.append(
-                t(
-                    lang,
-                    "table.play",
-                    name=name_of(rec, play.seat, lang),
-                    cards=cards_label(hand.ctx.sorted(list(play.cards)), lang),
-                )
-            )
+    """A trick in full, one line per play: the winner (or who wins it now) marked."""
+    lines = []
     if trick.winner is not None:
         lines.append(
-            t(lang, "table.trick_won", name=name_of(rec, trick.winner, lang), points=trick.points)
+            t(
+                lang,
+                "table.trick_won",
+                n=number,
+                name=name_of(rec, trick.winner, lang),
+                points=trick.points,
+            )
         )
-    elif hand.turn is not None:
+    else:
+        lines.append(t(lang, "table.trick", n=number))
+    best = winning_now(hand, trick) if trick.winner is None else None
+    for play in trick.plays:
+        mark = t(lang, "table.best") if play.seat == best else ""
+        lines.append(
+            t(
+                lang,
+                "table.play",
+                name=name_of(rec, play.seat, lang),
+                cards=play_text(rec, hand, play, lang),
+            )
+            + mark
+        )
+    if trick.winner is None and hand.turn is not None:
         lines.append(t(lang, "table.waiting", name=name_of(rec, hand.turn, lang)))
     return lines
 
 
-def trick_table(rec: GameRecord, match: MatchState, index: int) -> Content:
-    lang, hand = rec.lang, match.hand
-    trick = hand.tricks[index]
-    live = trick.winner is None
-    counts = counts_after(hand, index + 1)
-    lines = [header(rec, match), "", seats_block(rec, hand, live, counts), ""]
-    if index > 0 and trick.winner is None and not trick.plays:
-        prev = hand.tricks[index - 1]
-        lines.append(
-            t(lang, "table.previous", name=name_of(rec, prev.winner or 0), points=prev.points)
-        )
-    lines += trick_lines(rec, hand, trick, index + 1)
-    lines.append("")
-    lines.append(t(lang, "table.points", points=points_after(hand, index + 1)))
-    return Content("\n".join(lines))
+def tricks_shown(hand: HandState) -> list[tuple[int, Trick]]:
+    """The last completed trick and the current one, numbered from 1."""
+    out = []
+    tricks = hand.tricks
+    done = [i for i, tr in enumerate(tricks) if tr.winner is not None]
+    if done:
+        out.append((done[-1] + 1, tricks[done[-1]]))
+    if tricks and tricks[-1].winner is None:
+        out.append((len(tricks), tricks[-1]))
+    return out
 
 
-def result_message(rec: GameRecord, match: MatchState, live: bool = True) -> Content:
-    """The hand's result; ``live`` False: its "Next hand" button is gone (the next hand
-    started, or the game was ended)."""
+def situation(rec: GameRecord, hand: HandState, lang: str) -> list[str]:
+    """What happens before the first lead: the deal, the shows, the kitty."""
+    lines = shows_block(rec, hand, lang)
+    decided = kitty_decided(hand, lang)
+    if decided:
+        lines.append(decided)
+    elif not lines:
+        lines.append(t(lang, "table.no_show"))
+    phase = hand.phase
+    if phase == "dealing":
+        lines.append(t(lang, "table.dealing", dealt=hand.dealt, total=DEALT))
+    elif phase == "after_deal":
+        waiting = ", ".join(name_of(rec, i, lang) for i in range(4) if hand.can_pass(i))
+        lines.append(t(lang, "table.window", names=waiting))
+    elif phase == "burying":
+        lines.append(t(lang, "table.burying", name=name_of(rec, hand.turn, lang)))  # type: ignore[arg-type]
+    elif phase == "chaodi":
+        lines.append(t(lang, "table.chaodi", name=name_of(rec, hand.turn, lang)))  # type: ignore[arg-type]
+    return lines
+
+
+def table_message(rec: GameRecord, match: MatchState, bot_username: str = "bot") -> Content:
+    """The hand's live table, whole at every render; with the "Take seat" links of
+    seats another member may take over while the hand runs."""
     lang, hand = rec.lang, match.hand
-    r = hand.result
+    lines = [header(rec, hand, lang), "", seats_block(rec, hand), ""]
+    if hand.phase in ("dealing", "after_deal", "burying", "chaodi"):
+        lines += situation(rec, hand, lang)
+    else:
+        decided = kitty_decided(hand, lang)
+        if decided:
+            lines.append(decided)
+        for number, trick in tricks_shown(hand):
+            lines += trick_block(rec, hand, trick, number, lang)
+            lines.append("")
+        lines.append(t(lang, "table.points", points=hand.attackers_points))
+    markup = None
+    if hand.phase != "done":
+        markup = takeover_markup(rec, bot_username, takeable(rec))
+    return Content("\n".join(lines).strip(), markup)
+
+
+def result_lines(rec: GameRecord, match: MatchState, lang: str) -> list[str]:
+    """The hand's outcome: the kitty, the points, who holds or takes over by how many
+    levels, the levels now, and the match's end when it ended."""
+    r = match.hand.result
     assert r is not None
-    lines = [t(lang, "result.title", n=hand.hand_number), ""]
-    lines.append(t(lang, "result.kitty", cards=cards_label(r.kitty, lang), points=r.kitty_points))
+    lines = [t(lang, "result.kitty", cards=cards_label(r.kitty, lang), points=r.kitty_points)]
     lines.append(
         t(
             lang,
@@ -218,21 +216,15 @@ def result_message(rec: GameRecord, match: MatchState, live: bool = True) -> Con
     )
     if r.multiplier > 1:
         lines.append(t(lang, "result.multiplier", m=r.multiplier))
-    side = t(lang, f"result.winner.{r.winner}")
-    lines.append(t(lang, "result.outcome", side=side, steps=r.steps))
     lines.append(
-        t(
-            lang,
-            "result.levels",
-            a=rank_label(r.levels_after[0]),
-            b=rank_label(r.levels_after[1]),
-        )
+        t(lang, "result.outcome", side=t(lang, f"result.winner.{r.winner}"), steps=r.steps)
     )
-    markup = None
+    lines.append(
+        t(lang, "result.levels", a=rank_label(r.levels_after[0]), b=rank_label(r.levels_after[1]))
+    )
     if match.winner is not None:
         team = match.winner
-        names = " & ".join(name_of(rec, s) for s in (team, team + 2))
-        lines.append("")
+        names = " & ".join(name_of(rec, s, lang) for s in range(4) if team_of(s) == team)
         if match.ended_by_time:  # RULES.md 11: at the limit the higher level wins
             lines.append(
                 t(
@@ -244,16 +236,28 @@ def result_message(rec: GameRecord, match: MatchState, live: bool = True) -> Con
                 )
             )
         lines.append(t(lang, "result.match_won", team=t(lang, f"team.{team}"), names=names))
-    else:
-        # once the next hand started (or the game was ended) "starts shortly" is untrue
-        key = "result.next_dealer" if live else "result.next_dealer.final"
-        lines.append(t(lang, key, name=name_of(rec, r.next_dealer)))
-        if not live:
-            return Content("\n".join(lines))
-        data = codec.Press("G", rec.id, hand.hand_number, hand.version).encode()
-        markup = InlineKeyboardMarkup(
-            [[InlineKeyboardButton(t(lang, "btn.next_hand"), callback_data=data)]]
-        )
+    return lines
+
+
+def result_message(rec: GameRecord, match: MatchState, live: bool = True) -> Content:
+    """The hand's result; ``live`` False: its "Next hand" button is gone (the next hand
+    started, or the game was ended)."""
+    lang, hand = rec.lang, match.hand
+    r = hand.result
+    assert r is not None
+    lines = [t(lang, "result.title", n=hand.hand_number), ""]
+    lines += result_lines(rec, match, lang)
+    if match.winner is not None:
+        return Content("\n".join(lines))
+    # once the next hand started (or the game was ended) "starts shortly" is untrue
+    key = "result.next_dealer" if live else "result.next_dealer.final"
+    lines.append(t(lang, key, name=name_of(rec, r.next_dealer)))
+    if not live:
+        return Content("\n".join(lines))
+    data = codec.Press("G", rec.id, hand.hand_number, hand.version).encode()
+    markup = InlineKeyboardMarkup(
+        [[InlineKeyboardButton(t(lang, "btn.next_hand"), callback_data=data)]]
+    )
     return Content("\n".join(lines), markup)
 
 
@@ -282,20 +286,11 @@ def takeover_markup(
 def group_messages(
     rec: GameRecord, match: MatchState, bot_username: str = "bot"
 ) -> list[tuple[str, Content]]:
-    """Every group message of the current hand that may still change, oldest first.
-    Only the newest table carries the "Take seat" buttons (none linger on old ones)."""
+    """Every group message of the current hand that may still change, oldest first:
+    the hand's table, then its result once the hand is over."""
     hand = match.hand
     base = f"g{rec.id}:h{hand.hand_number}"
-    out: list[tuple[str, Content]] = []
-    n = len(hand.tricks)
-    if n <= 1:
-        out.append((f"{base}:t0", pre_play(rec, match)))
-    for i in range(max(0, n - 2), n):
-        out.append((f"{base}:t{i + 1}", trick_table(rec, match, i)))
-    if out and hand.phase != "done":
-        key, content = out[-1]
-        markup = takeover_markup(rec, bot_username, takeable(rec))
-        out[-1] = (key, Content(content.text, markup))
+    out = [(f"{base}:table", table_message(rec, match, bot_username))]
     if hand.phase == "done":
         out.append((f"{base}:result", result_message(rec, match, live=rec.status == "running")))
     return out
