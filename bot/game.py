@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 
-from bot import codec
+from bot import codec, options
 from bot.config import Settings
 from bot.i18n import t
 from bot.models import ChatSettings, GameRecord, Seat
@@ -33,7 +33,6 @@ from engine.errors import IllegalAction
 from engine.hand import Action, Bury, Deal, Pass, Play, Redeal, Show
 from engine.match import MatchState
 from engine.players import choose_action, choose_bury, suggest
-from engine.rules import RuleSet
 
 log = logging.getLogger(__name__)
 
@@ -282,10 +281,9 @@ class GameService:
             creator_id=creator,
             lang=chat.lang or lang,
             group_lang=chat.lang,
-            preset=chat.preset,
-            start_level=chat.start_level,
             seed=self.seed_source(),
         )
+        options.to_game(chat, rec)
         rec = await self.store.create_game(rec)
         game = self.games[rec.id] = Game(rec)
         async with game.lock:
@@ -304,8 +302,7 @@ class GameService:
                 if chat.lang:
                     rec.lang = rec.group_lang = chat.lang
                 if rec.status == "lobby":
-                    rec.preset = chat.preset
-                    rec.start_level = chat.start_level
+                    options.to_game(chat, rec)
                 await self._save(game)
                 self._render(game)
 
@@ -489,8 +486,7 @@ class GameService:
 
     def _start_match(self, game: Game) -> None:
         rec = game.rec
-        rules = RuleSet.from_preset(rec.preset, start_level=rec.start_level)  # type: ignore[arg-type]
-        game.match = MatchState.new(rules, rec.seed)
+        game.match = MatchState.new(options.game_rules(rec), rec.seed)
         rec.status = "running"
         rec.hand_no = game.match.hand_number
         rec.started_at = self._wall()
@@ -669,7 +665,8 @@ class GameService:
         token = (hand.hand_number, hand.version)
         phase = hand.phase
         if phase == "dealing":
-            self.arm(rec.id, (*token, "deal"), st.deal_pace_seconds)
+            pace = st.deal_pace_seconds if rec.deal_pace is None else rec.deal_pace
+            self.arm(rec.id, (*token, "deal"), pace)
         elif phase == "after_deal":
             bots = [i for i in range(4) if self._robot(rec, i) and hand.can_pass(i)]
             if bots:
@@ -685,7 +682,7 @@ class GameService:
             if self._robot(rec, seat):
                 self.arm(rec.id, (*token, "robot"), st.computer_delay_seconds)
             else:
-                self.arm(rec.id, (*token, "timeout"), st.turn_timeout_seconds)
+                self.arm(rec.id, (*token, "timeout"), rec.turn_seconds or st.turn_timeout_seconds)
         elif phase == "done" and not match.finished:
             self.arm(rec.id, (*token, "next"), st.next_hand_delay_seconds)
 

@@ -7,7 +7,7 @@ re-implements a rule, it only remembers who sits where and which messages show w
 from __future__ import annotations
 
 import time
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -42,8 +42,13 @@ class ChatSettings(BaseModel):
     chat_id: int
     lang: str | None = None
     preset: str = "classic"
-    # start level (rank index 0 = '2' .. 12 = 'A'); a hidden admin option, also for tests
+    # start level (rank index 0 = '2' .. 12 = 'A')
     start_level: int = 0
+    # rule options changed one by one from the preset's defaults (RuleSet field -> value)
+    rules: dict[str, Any] = Field(default_factory=dict)
+    # the bot's pace for this group's matches; None: the bot's configured default
+    turn_seconds: float | None = None
+    deal_pace: float | None = None
 
 
 class GameRecord(BaseModel):
@@ -60,6 +65,10 @@ class GameRecord(BaseModel):
     group_lang: str | None = None
     preset: str = "classic"
     start_level: int = 0
+    # the group's rule overrides and pace when the match started (bot.options)
+    rules: dict[str, Any] = Field(default_factory=dict)
+    turn_seconds: float | None = None
+    deal_pace: float | None = None
     seed: int = 0
     seats: list[Seat] = Field(default_factory=lambda: [Seat() for _ in range(4)])
     created_at: float = Field(default_factory=time.time)

@@ -5,7 +5,18 @@ a second in a private chat. Each chat has an :class:`Outbox`: the game only stat
 what each message (a *slot*) should show now; the outbox makes at most one call per
 ``interval`` seconds, always sending the newest state of the oldest changed slot, skips
 edits that would change nothing, and waits out a 429. Intermediate states are dropped,
-the final state never is.
+the final state never is, unless delivering it failed.
+
+Failures. Delivery is at most once: a message is never posted twice. A 429 is waited
+out and the state delivered then (Telegram did not take the call). A state whose
+delivery fails otherwise, with a Telegram error or any other exception (a bug, a
+response that cannot be read), is given up, logged once with the chat and the
+message's key, and not retried: the call may have reached Telegram, and a bug would
+fail again. The next state put into that message is delivered as usual (an edit, or
+a new message if no message id is known). A send that went through counts as
+delivered whatever its bookkeeping (``on_sent``: saving the message id) does
+afterwards: its id is kept, so later states edit that message, and a failing
+``on_sent`` is logged. The chat's sender task survives every exception.
 """
 
 from __future__ import annotations
@@ -188,6 +199,7 @@ class Outbox:
                 await self.clock.sleep(wait)
                 continue  # pick again: newer states may have arrived meanwhile
             self._last = self.clock.now()
+            content = slot.desired
             try:
                 await self._deliver(slot)
             except RetryAfter as e:
@@ -195,6 +207,21 @@ class Outbox:
                 seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else delay
                 log.warning("429 in chat %s: waiting %ss", self.chat_id, seconds)
                 await self.clock.sleep(float(seconds))
+            except Exception:
+                log.exception(
+                    "chat %s: delivering message %s failed; this state is given up",
+                    self.chat_id,
+                    slot.key,
+                )
+                self._give_up(slot, content)
+
+    def _give_up(self, slot: Slot, content: Content | None) -> None:
+        """Never retry ``content``; a newer state put meanwhile is still delivered."""
+        if content is None or slot.desired is not content:
+            return
+        slot.sent, slot.resend = content, False
+        if slot.message_id is None:
+            slot.desired = None
 
     async def _deliver(self, slot: Slot) -> None:
         content = slot.desired
@@ -215,18 +242,20 @@ class Outbox:
             else:
                 old = slot.message_id if slot.resend else None
                 msg = await self._call_send(content, slot.thread_id)
-                slot.message_id = msg.message_id
-                slot.resend = False
-                if self.on_sent is not None:
-                    await self.on_sent(self.chat_id, slot.key, msg.message_id)
+                # posted: from here on this state counts as delivered, whatever follows
+                # (the slot stays dirty until its id is recorded: the chat is still busy)
+                slot.message_id, slot.resend = msg.message_id, False
+                await self._sent(slot, msg.message_id)
                 if old is not None:
                     await self._delete(old)
             slot.sent = content
         except Forbidden as e:
             log.info("chat %s refuses messages: %s", self.chat_id, e)
-            slot.sent, slot.desired = content, None
+            # the slot stays pending until the owner has handled it (the chat is busy)
             if self.on_forbidden is not None:
                 await self.on_forbidden(self.chat_id)
+            if slot.desired is content:
+                slot.sent, slot.desired = content, None
         except RetryAfter:
             raise
         except ChatMigrated as e:
@@ -236,11 +265,22 @@ class Outbox:
             if self.on_migrated is not None:
                 self.on_migrated(self.chat_id, e.new_chat_id)
         except TelegramError as e:
-            # a call that fails for another reason is not retried forever
             log.warning("chat %s slot %s: %s", self.chat_id, slot.key, e)
-            slot.sent = content
-            if slot.message_id is None:
-                slot.desired = None
+            self._give_up(slot, content)
+
+    async def _sent(self, slot: Slot, message_id: int) -> None:
+        """Report a posted message; a failure here must not make it post again."""
+        if self.on_sent is None:
+            return
+        try:
+            await self.on_sent(self.chat_id, slot.key, message_id)
+        except Exception:
+            log.exception(
+                "chat %s: message %s was sent (id %s) but recording it failed",
+                self.chat_id,
+                slot.key,
+                message_id,
+            )
 
     async def _call_send(self, content: Content, thread_id: int | None) -> Message:
         self.calls += 1

@@ -7,9 +7,18 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from engine.cards import RANKS, parse_rank
+
+
+class RuleConflict(ValueError):
+    """Options that cannot go together; ``reason`` is a key the bot explains."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
 
 Preset = Literal["classic", "joker_declare", "tournament"]
 PRESETS: tuple[Preset, ...] = ("classic", "joker_declare", "tournament")
@@ -57,6 +66,22 @@ class RuleSet(BaseModel):
             parse_rank(v.removeprefix("target_"))
             return v
         raise ValueError(f"unknown match_end: {v!r}")
+
+    @field_validator("time_limit_min")
+    @classmethod
+    def _minutes(cls, v: int | None) -> int | None:
+        if v is not None and v <= 0:
+            raise ValueError("time_limit_min must be positive")
+        return v
+
+    @model_validator(mode="after")
+    def _coherent(self) -> RuleSet:
+        """A match must be winnable from where it starts: the target level is not below
+        the start level (starting on it is fine: the first successful defence wins)."""
+        target = self.target_level
+        if target is not None and target < self.start_level:
+            raise RuleConflict("target_below_start")
+        return self
 
     @classmethod
     def from_preset(cls, preset: Preset = "classic", **overrides: Any) -> RuleSet:

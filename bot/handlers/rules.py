@@ -1,5 +1,6 @@
 """/rules and /rules <topic>: the rule book (RULES.md) in the chat's language, for the
-group's current preset."""
+group's actual rules (its preset and every option changed one by one, marked ✱; the rules
+of a match in play when they differ)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ from telegram import Update
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
+from bot import options
 from bot.handlers import chat_lang, reply, service
+from bot.handlers.settings import running_rules
 from bot.i18n import t
 from bot.render.cards import rank_label
+from bot.render.settings import CHANGED, rule_lines
 from engine.rules import RuleSet
 
 TOPICS = ("cards", "declaring", "kitty", "following", "throws", "scoring", "levels")
@@ -29,10 +33,17 @@ _ALIASES = {
 }
 
 
-def rules_text(lang: str, rules: RuleSet, topic: str | None) -> str:
+def rules_text(lang: str, rules: RuleSet, topic: str | None, running: RuleSet | None = None) -> str:
     preset = t(lang, f"preset.{rules.preset}")
     if topic is None:
-        return t(lang, "rules.index", preset=preset)
+        lines = [t(lang, "rules.index", preset=preset), "", *rule_lines(lang, rules)]
+        lines.append(t(lang, "settings.changed_mark", mark=CHANGED))
+        if running is not None and running != rules:
+            lines += ["", t(lang, "settings.running"), *rule_lines(lang, running)]
+        return "\n".join(lines)
+    if topic == "cards" and rules.permanent_twos:
+        body = t(lang, "rules.cards") + "\n" + t(lang, "rules.permanent_twos")
+        return t(lang, "rules.title.cards", preset=preset) + "\n\n" + body
     if topic == "declaring":
         body = t(lang, "rules.declaring.joker" if rules.declare_with_joker else "rules.declaring")
         order = " > ".join("♠♥♣♦"[s] for s in rules.overturn_suit_order)
@@ -71,10 +82,11 @@ async def rules_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if msg is None or chat is None:
         return
     lang = await chat_lang(context, update)
-    preset = "classic"
+    rules, running = RuleSet(), None
     if chat.type != "private":
-        preset = (await service(context).store.chat_settings(chat.id)).preset
-    rules = RuleSet.from_preset(preset)  # type: ignore[arg-type]
+        svc = service(context)
+        rules = options.group_rules(await svc.store.chat_settings(chat.id))
+        running = running_rules(svc, chat.id)
     topic = None
     if context.args:
         word = context.args[0].lower()
@@ -82,4 +94,5 @@ async def rules_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if topic not in TOPICS:
             await reply(context, msg, t(lang, "rules.unknown", topics=", ".join(TOPICS)))
             return
-    await reply(context, msg, rules_text(lang, rules, topic), parse_mode=ParseMode.HTML)
+    text = rules_text(lang, rules, topic, running)
+    await reply(context, msg, text, parse_mode=ParseMode.HTML)

@@ -1,47 +1,57 @@
-"""/settings (alias /lang) in a group: language and rule preset; /startlevel (hidden).
+"""/settings (alias /lang) in a group: the group's language, rules and pace, every option
+of RULES.md 11–12 one screen each (bot.options); /startlevel <rank> (hidden shortcut).
 
-Only group admins change settings. A change also applies to a lobby that has not
-started yet; running matches keep the rules they started with.
+Group admins change settings, and so does the creator of the group's open lobby (their
+game takes the rules). A change reaches a lobby that has not started; a running match keeps
+the rules it started with (the screen shows them when they differ). The language applies
+at once. Presses carry ``cfg|<option>|<value>``; anything else is answered and changes
+nothing.
 """
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Update
+from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
-from bot import codec
-from bot.game import Answer
+from bot import codec, options
+from bot.game import Answer, GameService
 from bot.handlers import chat_lang, edit_query_message, group_command, is_admin, reply, service
 from bot.i18n import LANGS, t
+from bot.models import ChatSettings
+from bot.render import settings as screens
 from bot.render.cards import rank_label
 from engine.cards import NotationError, parse_rank
-from engine.rules import PRESETS
+from engine.rules import RuleSet
 
 
-def _keyboard(lang: str, current_lang: str | None, preset: str) -> InlineKeyboardMarkup:
-    langs = [
-        InlineKeyboardButton(
-            ("✓ " if current_lang == code else "") + t(code, "lang.name"),
-            callback_data=codec.settings_data("lang", code),
-        )
-        for code in LANGS
-    ]
-    presets = [
-        [
-            InlineKeyboardButton(
-                ("✓ " if preset == p else "") + t(lang, f"preset.{p}"),
-                callback_data=codec.settings_data("preset", p),
-            )
-        ]
-        for p in PRESETS
-    ]
-    return InlineKeyboardMarkup([langs, *presets])
+def running_rules(svc: GameService, chat_id: int) -> RuleSet | None:
+    """The rules of the group's match in play, if any."""
+    for game in svc.games.values():
+        if game.rec.chat_id == chat_id and game.rec.status == "running" and game.match:
+            return game.match.rules
+    return None
 
 
-def _text(lang: str, preset: str, start_level: int) -> str:
-    return t(
-        lang, "settings.text", preset=t(lang, f"preset.{preset}"), level=rank_label(start_level)
+def _home(svc: GameService, lang: str, s: ChatSettings) -> tuple[str, object]:
+    rules = options.group_rules(s)
+    text = screens.home_text(lang, s, rules, svc.settings, running_rules(svc, s.chat_id))
+    return text, screens.home_keyboard(lang, s)
+
+
+def _screen(svc: GameService, lang: str, s: ChatSettings, code: str) -> tuple[str, object]:
+    opt = options.BY_CODE[code]
+    value = options.value_of(opt, s, options.group_rules(s), svc.settings)
+    return screens.option_text(lang, opt, value), screens.option_keyboard(lang, opt, value)
+
+
+async def _may_change(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
+    svc = service(context)
+    creator = any(
+        g.rec.chat_id == chat_id and g.rec.status == "lobby" and g.rec.creator_id == user_id
+        for g in svc.games.values()
     )
+    return creator or await is_admin(context, chat_id, user_id)
 
 
 async def settings_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -49,13 +59,9 @@ async def settings_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if found is None:
         return
     msg, chat, lang = found
-    s = await service(context).store.chat_settings(chat.id)
-    await reply(
-        context,
-        msg,
-        _text(lang, s.preset, s.start_level),
-        reply_markup=_keyboard(lang, s.lang, s.preset),
-    )
+    svc = service(context)
+    text, markup = _home(svc, lang, await svc.store.chat_settings(chat.id))
+    await reply(context, msg, text, reply_markup=markup, parse_mode=ParseMode.HTML)
 
 
 async def settings_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Answer:
@@ -68,27 +74,37 @@ async def settings_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         return Answer(t(lang, "bad_button"))
     if chat is None or chat.type == "private":
         return Answer(t(lang, "bad_button"))
-    if not await is_admin(context, chat.id, query.from_user.id):
+    if key == "open" and value not in options.BY_CODE:
+        return Answer(t(lang, "bad_button"))
+    if not await _may_change(context, chat.id, query.from_user.id):
         return Answer(t(lang, "settings.admins_only"), alert=True)
     svc = service(context)
     s = await svc.store.chat_settings(chat.id)
-    if key == "lang" and value in LANGS:
-        s.lang = value
-    elif key == "preset" and value in PRESETS:
-        s.preset = value
-    else:
-        return Answer(t(lang, "bad_button"))
-    await svc.store.save_chat_settings(s)
-    await svc.apply_chat_settings(chat.id, s)
-    lang = s.lang or lang
+    answer = Answer()
+    screen: str | None = value if key == "open" else None
+    if key == "lang":
+        if value not in LANGS:
+            return Answer(t(lang, "bad_button"))
+        s.lang = lang = value
+    elif key not in ("open", "home"):
+        try:
+            s = options.choose(s, key, value)
+        except options.Refused as e:
+            return Answer(t(lang, f"conflict.{e.reason}"), alert=True)
+        except ValueError:
+            return Answer(t(lang, "bad_button"))
+        if key in options.BY_CODE and options.BY_CODE[key].multi:
+            screen = key  # several values: stay on the option's screen
+    if key not in ("open", "home"):
+        await svc.store.save_chat_settings(s)
+        await svc.apply_chat_settings(chat.id, s)
+        answer = Answer(t(lang, "settings.saved"))
+    text, markup = _screen(svc, lang, s, screen) if screen else _home(svc, lang, s)
     if query.message is not None:
         await edit_query_message(
-            context,
-            query,
-            _text(lang, s.preset, s.start_level),
-            reply_markup=_keyboard(lang, s.lang, s.preset),
+            context, query, text, reply_markup=markup, parse_mode=ParseMode.HTML
         )
-    return Answer(t(lang, "settings.saved"))
+    return answer
 
 
 async def startlevel_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -97,7 +113,7 @@ async def startlevel_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if msg is None or chat is None or user is None or chat.type == "private":
         return
     lang = await chat_lang(context, update)
-    if not await is_admin(context, chat.id, user.id):
+    if not await _may_change(context, chat.id, user.id):
         await reply(context, msg, t(lang, "settings.admins_only"))
         return
     try:
@@ -108,8 +124,11 @@ async def startlevel_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         await reply(context, msg, t(lang, "startlevel.usage"))
         return
     svc = service(context)
-    s = await svc.store.chat_settings(chat.id)
-    s.start_level = level
+    try:
+        s = options.choose(await svc.store.chat_settings(chat.id), "sl", str(level))
+    except options.Refused as e:
+        await reply(context, msg, t(lang, f"conflict.{e.reason}"))
+        return
     await svc.store.save_chat_settings(s)
     await svc.apply_chat_settings(chat.id, s)
     await reply(context, msg, t(lang, "startlevel.saved", level=rank_label(level)))

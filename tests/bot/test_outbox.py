@@ -1,4 +1,5 @@
 import asyncio
+import logging
 from dataclasses import dataclass, field
 
 from telegram.error import BadRequest, Forbidden
@@ -132,3 +133,158 @@ async def test_outboxes_are_pending_until_every_state_was_delivered():
     await boxes.drain()
     assert not boxes.pending()
     await boxes.close()
+
+
+# ------------------------------------------------------------ failures at each step
+# Delivery is at most once: whatever fails, the chat's sender lives on, the failure is
+# logged once with the chat and the message, and no message is posted twice.
+
+
+class Boom(Exception):
+    pass
+
+
+class FailingBot(RecordingBot):
+    """Fails the next call at a chosen step: before the request reaches Telegram, or
+    after Telegram posted the message but before the bot could read the answer."""
+
+    fail: str | None = None
+
+    async def send_message(self, chat_id, text, **kw):
+        if self.fail == "before":
+            self.fail = None
+            raise Boom("before the request")
+        msg = await super().send_message(chat_id, text, **kw)
+        if self.fail == "after":
+            self.fail = None
+            raise Boom("the answer could not be read")
+        return msg
+
+    async def edit_message_text(self, text, chat_id, message_id, **kw):
+        if self.fail == "edit":
+            self.fail = None
+            raise Boom("edit")
+        await super().edit_message_text(text, chat_id, message_id, **kw)
+
+
+def failing(interval=0.0):
+    clock = VirtualClock()
+    bot = FailingBot(clock)
+    return bot, Outbox(bot, -7, interval, clock)
+
+
+async def drained(box):
+    """Drain, or fail: a sender that died would leave its state pending for ever."""
+    await asyncio.wait_for(box.drain(), 5.0)
+
+
+def errors(caplog):
+    return [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def sends(bot):
+    return [c[2] for c in bot.calls if c[0] == "send"]
+
+
+async def test_a_send_failing_before_the_request_is_logged_once_and_the_sender_lives(caplog):
+    bot, box = failing()
+    bot.fail = "before"
+    box.put("lobby", Content("lobby 1"))
+    await drained(box)
+    assert sends(bot) == []
+    [err] = errors(caplog)
+    assert "-7" in err.getMessage() and "lobby" in err.getMessage()
+    box.put("lobby", Content("lobby 2"))  # the next state goes out as usual
+    await drained(box)
+    assert sends(bot) == ["lobby 2"] and not box.slots["lobby"].dirty
+    assert len(errors(caplog)) == 1
+
+
+async def test_a_send_whose_answer_was_lost_is_not_sent_again(caplog):
+    bot, box = failing()
+    bot.fail = "after"  # Telegram posted it; the bot never learns its id
+    box.put("lobby", Content("lobby 1"))
+    await drained(box)
+    box.put("other", Content("other"))
+    await drained(box)
+    assert sends(bot) == ["lobby 1", "other"]
+    assert len(errors(caplog)) == 1
+
+
+async def test_a_send_whose_bookkeeping_failed_is_not_sent_a_second_time(caplog):
+    bot, box = failing()
+    saved = []
+
+    async def on_sent(chat_id, key, message_id):
+        if not saved:
+            saved.append(None)
+            raise Boom("database is locked")
+        saved.append((chat_id, key, message_id))
+
+    box.on_sent = on_sent
+    box.put("lobby", Content("lobby 1"))
+    await drained(box)
+    [err] = errors(caplog)
+    assert "-7" in err.getMessage() and "lobby" in err.getMessage()
+    box.put("lobby", Content("lobby 2"))
+    box.put("table", Content("table"))
+    await drained(box)
+    # the lobby was posted once and then edited; the sender went on with the table
+    assert [c[0] for c in bot.calls] == ["send", "edit", "send"]
+    assert bot.texts[1] == "lobby 2" and bot.texts[2] == "table"
+    assert saved[1:] == [(-7, "table", 2)]
+    assert len(errors(caplog)) == 1
+
+
+async def test_a_resend_whose_bookkeeping_failed_still_deletes_the_old_message(caplog):
+    bot, box = failing()
+
+    async def on_sent(chat_id, key, message_id):
+        if message_id == 2:
+            raise Boom("disk full")
+
+    box.on_sent = on_sent
+    box.put("hand", Content("a"))
+    await drained(box)
+    box.put("hand", Content("b"), resend=True)
+    await drained(box)
+    assert [c[0] for c in bot.calls] == ["send", "send", "delete"]
+    assert box.message_id("hand") == 2 and not box.slots["hand"].dirty
+    assert len(errors(caplog)) == 1
+
+
+async def test_a_failing_edit_is_given_up_and_the_next_state_edits_the_same_message(caplog):
+    bot, box = failing()
+    box.put("table", Content("one"))
+    await drained(box)
+    bot.fail = "edit"
+    box.put("table", Content("two"))
+    await drained(box)
+    assert not box.slots["table"].dirty  # not retried
+    box.put("table", Content("three"))
+    await drained(box)
+    assert [c[2] for c in bot.calls] == ["one", "three"] and bot.texts[1] == "three"
+    assert len(errors(caplog)) == 1
+
+
+async def test_a_state_put_while_a_send_fails_is_still_delivered(caplog):
+    bot, box = failing()
+    entered = asyncio.Event()
+    release = asyncio.Event()
+    send = bot.send_message
+
+    async def slow_failing_send(chat_id, text, **kw):
+        if text == "old":
+            entered.set()
+            await release.wait()
+            raise Boom("bug")
+        return await send(chat_id, text, **kw)
+
+    bot.send_message = slow_failing_send
+    box.put("lobby", Content("old"))
+    await entered.wait()
+    box.put("lobby", Content("new"))  # arrives while "old" is in flight
+    release.set()
+    await drained(box)
+    assert sends(bot) == ["new"]
+    assert len(errors(caplog)) == 1
