@@ -23,6 +23,7 @@ from bot.config import Settings
 from bot.game import GameService, SeedSource
 from bot.handlers.group import on_migrate, on_my_member
 from bot.handlers.help import dm_pointer, help_cmd
+from bot.handlers.history import last_cmd, stats_cmd
 from bot.handlers.lobby import newgame, start
 from bot.handlers.manage import endgame_cmd, takeover_cmd
 from bot.handlers.play import on_callback
@@ -70,6 +71,8 @@ def build_application(
     app.add_handler(CommandHandler("startlevel", startlevel_cmd))
     app.add_handler(CommandHandler("endgame", endgame_cmd))
     app.add_handler(CommandHandler("takeover", takeover_cmd))
+    app.add_handler(CommandHandler("last", last_cmd))
+    app.add_handler(CommandHandler("stats", stats_cmd))
     app.add_handler(CommandHandler("help", help_cmd))
     app.add_handler(CallbackQueryHandler(on_callback))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
@@ -121,7 +124,9 @@ async def _setup(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
             [
                 BotCommand("newgame", "new game / 开新局"),
                 BotCommand("rules", "rules / 规则"),
-                BotCommand("settings", "language, preset / 语言、规则"),
+                BotCommand("settings", "language, rules / 语言、规则"),
+                BotCommand("last", "the previous hand / 上一局"),
+                BotCommand("stats", "stats (/stats me) / 战绩"),
                 BotCommand("takeover", "take an absent player's seat / 接替座位"),
                 BotCommand("endgame", "end the game (creator, admins) / 结束本局"),
                 BotCommand("help", "how to play / 玩法"),

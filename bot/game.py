@@ -20,12 +20,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 
-from bot import codec, options
+from bot import codec, history, options
 from bot.config import Settings
 from bot.i18n import t
 from bot.models import ChatSettings, GameRecord, Seat
 from bot.outbox import Clock, Content, Outboxes
 from bot.render import hand as render_hand
+from bot.render import history as render_history
 from bot.render import table as render_table
 from bot.render.lobby import lobby as render_lobby
 from bot.store import Store
@@ -614,6 +615,7 @@ class GameService:
         match = game.match
         assert match is not None
         rec = game.rec
+        ended = None
         if match.hand.phase == "after_deal" and game.window_deadline is None:
             game.window_deadline = self.clock.now() + self.settings.overturn_window_seconds
         elif match.hand.phase != "after_deal":
@@ -624,8 +626,14 @@ class GameService:
             match.check_time_limit((self._wall() - started) / 60)
             if match.finished:
                 rec.status = "finished"
+            ended = await history.hand_over(self.store, rec, match, self._wall())
         await self._save(game)
         self._render(game)
+        if ended is not None and not rec.group_gone:  # the level chart with the result
+            chart = render_history.chart_message(rec.lang, ended)
+            self.outboxes.get(rec.chat_id).put(
+                f"g{rec.id}:chart", chart, oneshot=True, thread_id=rec.thread_id
+            )
         self._schedule(game)
 
     async def _next_hand_press(self, game: Game, lang: str) -> Answer:

@@ -63,6 +63,8 @@ class LoopClock:
 class Content:
     text: str
     markup: InlineKeyboardMarkup | None = None
+    # a picture (PNG) sent with ``text`` as its caption; only in one-shot slots
+    photo: bytes | None = None
 
     @cached_property
     def key(self) -> tuple[str, str]:
@@ -284,6 +286,15 @@ class Outbox:
 
     async def _call_send(self, content: Content, thread_id: int | None) -> Message:
         self.calls += 1
+        if content.photo is not None:
+            return await self.bot.send_photo(
+                self.chat_id,
+                content.photo,
+                caption=content.text,
+                reply_markup=content.markup,
+                parse_mode=ParseMode.HTML,
+                message_thread_id=thread_id,
+            )
         return await self.bot.send_message(
             self.chat_id,
             content.text,

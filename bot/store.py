@@ -34,6 +34,52 @@ _MIGRATIONS: list[str] = [
         dm_ok INTEGER NOT NULL DEFAULT 0
     );
     """,
+    # history (bot.history): every finished hand and match, written once each
+    """
+    CREATE TABLE hands (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id INTEGER NOT NULL,
+        game_id INTEGER NOT NULL,
+        hand_no INTEGER NOT NULL,
+        finished_at REAL NOT NULL,
+        attackers_points INTEGER NOT NULL,
+        kitty_bonus INTEGER NOT NULL,
+        record TEXT NOT NULL,
+        UNIQUE (game_id, hand_no)
+    );
+    CREATE INDEX hands_chat ON hands(chat_id, id);
+    CREATE TABLE hand_players (
+        hand_id INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        chat_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        defended INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        levels_gained INTEGER NOT NULL,
+        PRIMARY KEY (hand_id, seat)
+    );
+    CREATE INDEX hand_players_user ON hand_players(user_id, chat_id);
+    CREATE INDEX hand_players_chat ON hand_players(chat_id);
+    CREATE TABLE matches (
+        game_id INTEGER PRIMARY KEY,
+        chat_id INTEGER NOT NULL,
+        finished_at REAL NOT NULL,
+        winner INTEGER NOT NULL,
+        record TEXT NOT NULL
+    );
+    CREATE INDEX matches_chat ON matches(chat_id, finished_at);
+    CREATE TABLE match_players (
+        game_id INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        chat_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        won INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX match_players_user ON match_players(user_id, chat_id);
+    """,
 ]
 
 
@@ -135,6 +181,8 @@ class Store:
             settings.chat_id = new
             await self.save_chat_settings(settings)
         await self.db.execute("DELETE FROM chats WHERE chat_id=?", (old,))
+        for table in ("hands", "hand_players", "matches", "match_players"):  # its history
+            await self.db.execute(f"UPDATE {table} SET chat_id=? WHERE chat_id=?", (new, old))
         await self.db.commit()
 
     # chats

@@ -40,6 +40,7 @@ async def test_a_tournament_match_past_its_time_limit_ends_on_levels_when_the_ha
             a, b = match.levels
             if a != b:
                 assert match.winner == (0 if a > b else 1)
-            result = world.last_message(group, from_bot=True)
+            # the result (the level chart follows it)
+            result = next(m for m in reversed(world.transcript(group)) if m.from_bot and m.text)
             assert "60-minute time limit" in result.text and "wins the match" in result.text
             assert find(result, "G") is None  # no next hand
