@@ -1,4 +1,5 @@
-"""Entry point: ``python -m bot`` runs the bot; ``python -m bot --simulate`` a computer match."""
+"""Entry point: ``python -m bot`` runs the bot; ``python -m bot --simulate`` a computer match;
+``python -m bot backup FILE`` copies the database while the bot runs."""
 
 from __future__ import annotations
 
@@ -10,8 +11,12 @@ from bot.config import NO_TOKEN_MESSAGE, Settings
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["backup"]:
+        from bot.backup import main as backup
+
+        return backup(argv[1:])
     if "--simulate" in argv:
-        from engine.simulate import main as simulate
+        from bot.simulate import main as simulate
 
         return simulate(argv)
     settings = Settings()
@@ -23,10 +28,10 @@ def main(argv: list[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    from bot.app import ALLOWED_UPDATES, build_application
+    from bot.app import build_application
+    from bot.hosting import run
 
-    app = build_application(settings)
-    app.run_polling(allowed_updates=ALLOWED_UPDATES)
+    run(build_application(settings), settings)
     return 0
 
 

@@ -16,7 +16,7 @@ from telegram.ext import (
     MessageHandler,
     filters,
 )
-from telegram.request import BaseRequest
+from telegram.request import BaseRequest, HTTPXRequest
 
 from bot import timers
 from bot.config import Settings
@@ -29,6 +29,7 @@ from bot.handlers.manage import endgame_cmd, takeover_cmd
 from bot.handlers.play import on_callback
 from bot.handlers.rules import rules_cmd
 from bot.handlers.settings import settings_cmd, startlevel_cmd
+from bot.metrics import Metrics
 from bot.outbox import Clock, LoopClock, Outboxes
 from bot.processor import GameUpdateProcessor
 from bot.store import Store
@@ -56,11 +57,14 @@ def build_application(
     )
     if rate_limiter:  # a backstop: the outboxes pace group updates themselves
         builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
-    if request is not None:
-        builder = builder.request(request)
-    if get_updates_request is not None:
-        builder = builder.get_updates_request(get_updates_request)
+    # every Bot API call is counted (ApplicationBuilder's own defaults otherwise)
+    metrics = Metrics()
+    builder = builder.request(metrics.instrument(request or HTTPXRequest(256)))
+    builder = builder.get_updates_request(
+        metrics.instrument(get_updates_request or HTTPXRequest(1))
+    )
     app = builder.build()
+    metrics.attach(app)
     app.bot_data["settings"] = settings
     app.bot_data["clock"] = clock or LoopClock()
     app.bot_data["seed_source"] = seed_source  # None: the system's randomness
@@ -95,6 +99,10 @@ class ShengjiApplication(Application):  # type: ignore[type-arg]
     async def shutdown(self) -> None:
         await _teardown(self)
         await super().shutdown()
+
+    async def process_update(self, update: object) -> None:
+        self.bot_data["metrics"].received(update)
+        await super().process_update(update)
 
 
 async def _setup(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

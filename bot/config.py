@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -20,6 +20,18 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     # Telegram Bot API endpoint; only tests and local Bot API servers change it.
     telegram_base_url: str = "https://api.telegram.org/bot"
+    # Webhook mode (for a host behind a reverse proxy): Telegram posts updates to
+    # WEBHOOK_URL and the bot listens on WEBHOOK_LISTEN:WEBHOOK_PORT at that URL's path.
+    # Empty: long polling (the bot asks Telegram for updates; nothing listens).
+    webhook_url: str = ""
+    # Sent by Telegram with every update (X-Telegram-Bot-Api-Secret-Token); requests
+    # without it are refused with 403. Required with WEBHOOK_URL: 1-256 of A-Z a-z 0-9 _ -.
+    webhook_secret: str = Field(default="", pattern=r"^[A-Za-z0-9_-]{0,256}$")
+    webhook_listen: str = "127.0.0.1"
+    webhook_port: int = Field(default=8443, ge=1, le=65535)
+    # Health and metrics endpoint: GET /healthz (liveness) and /metrics (Prometheus). 0: off.
+    metrics_port: int = Field(default=0, ge=0, le=65535)
+    metrics_listen: str = "127.0.0.1"
     # Language used when neither the group nor the user has one: "zh" or "en".
     default_language: str = "zh"
     # Dealing: cards per player per step and seconds between steps (RULES.md section 5).
@@ -33,12 +45,25 @@ class Settings(BaseSettings):
     lobby_expiry_minutes: float = Field(default=30.0, gt=0)
     # Pause between the end of a hand and the next deal (a button starts it sooner).
     next_hand_delay_seconds: float = Field(default=20.0, ge=0)
-    # Minimum seconds between two bot calls in one group (Telegram allows ~20 a minute).
+    # The bot's own pause between two calls (messages, edits) in one group. Telegram
+    # allows about 20 a minute per group, and python-telegram-bot's rate limiter, always on
+    # in production, enforces that: after a burst of 20 it spaces a group's calls 3 s apart
+    # whatever this says. So values below 3 only let short bursts through faster; above 3
+    # they slow the table down further.
     group_interval_seconds: float = Field(default=3.2, ge=0)
     # Minimum seconds between two bot calls in one private chat.
     dm_interval_seconds: float = Field(default=0.4, ge=0)
     # Computer players think this long before acting (so humans can follow).
     computer_delay_seconds: float = Field(default=1.0, ge=0)
+
+    @model_validator(mode="after")
+    def _webhook_needs_a_secret(self) -> Settings:
+        if self.webhook_url and not self.webhook_secret:
+            raise ValueError(
+                "WEBHOOK_URL is set but WEBHOOK_SECRET is empty: choose a secret"
+                " (1-256 of A-Z a-z 0-9 _ -) so that only Telegram can post updates"
+            )
+        return self
 
 
 NO_TOKEN_MESSAGE = (

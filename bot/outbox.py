@@ -393,6 +393,11 @@ class Outboxes:
         """Some chat has a message state that was not delivered yet."""
         return any(s.dirty for box in self._boxes.values() for s in box.slots.values())
 
+    def backlog(self) -> dict[int, int]:
+        """Per chat with any: how many message states are not delivered yet."""
+        counts = {c: sum(s.dirty for s in box.slots.values()) for c, box in self._boxes.items()}
+        return {c: n for c, n in counts.items() if n}
+
     async def close(self) -> None:
         for box in self._boxes.values():
             await box.close()

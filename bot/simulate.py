@@ -1,0 +1,161 @@
+"""``python -m bot --simulate``: a match between computer players, narrated like the bot.
+
+    python -m bot --simulate [--seed N] [--preset classic|joker_declare|tournament]
+                             [--hands N] [--start-level RANK] [--lang zh|en]
+
+Seats 1-4 (partners 1+3 are team A, 2+4 team B), cards as the bot shows them, every
+show, the kitty, each trick with throws, failed throws and ruffs marked, the result of
+each hand and the winner; in Chinese or English through the bot's message catalogs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import random
+import re
+import sys
+from typing import TextIO
+
+from bot.i18n import LANGS, t
+from bot.render.cards import cards_label, rank_label, suit_label
+from engine.hand import Deal, HandState, Trick
+from engine.match import MatchState
+from engine.players import choose_action
+from engine.rules import PRESETS, RuleSet
+from engine.units import decompose
+
+TEAMS = ("A", "B")  # seats 1+3, 2+4 (the bot's names)
+
+
+def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
+    ap = argparse.ArgumentParser(
+        prog="./run --simulate", description="A match between computer players, as a log."
+    )
+    ap.add_argument("--simulate", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--seed", type=int, default=1, help="the deals (default: 1)")
+    ap.add_argument("--preset", choices=PRESETS, default="classic", help="the rules")
+    ap.add_argument("--hands", type=int, default=200, help="stop after this many hands")
+    ap.add_argument("--start-level", default="2", help="both teams' level at the start")
+    ap.add_argument("--lang", choices=LANGS, default="zh", help="language (default: zh)")
+    args = ap.parse_args(argv)
+    rules = RuleSet.from_preset(args.preset, start_level=args.start_level)
+    match = MatchState.new(rules, args.seed)
+    Narrator(args.lang, out).match(match, random.Random(args.seed), args.hands)
+    return 0
+
+
+class Narrator:
+    def __init__(self, lang: str, out: TextIO) -> None:
+        self.lang, self.out = lang, out
+
+    def say(self, key: str, **kw: object) -> None:
+        text = t(self.lang, key, **kw)
+        print(html.unescape(re.sub(r"<[^>]+>", "", text)), file=self.out)
+
+    def cards(self, hand: HandState, cards: list[int]) -> str:
+        return cards_label(hand.ctx.sorted(list(cards)), self.lang)
+
+    def match(self, match: MatchState, rng: random.Random, hands: int) -> None:
+        while True:
+            hand = match.hand
+            self.say(
+                "sim.hand",
+                n=hand.hand_number,
+                a=rank_label(match.levels[0]),
+                b=rank_label(match.levels[1]),
+            )
+            self.hand(match, rng)
+            if match.finished or match.hand_number >= hands:
+                break
+            match.start_next_hand()
+        if match.winner is not None:
+            team = match.winner
+            self.say("sim.won", team=TEAMS[team], a=team + 1, b=team + 3, n=match.hand_number)
+        else:
+            self.say("sim.stopped", n=match.hand_number)
+
+    def hand(self, match: MatchState, rng: random.Random) -> None:
+        """Play the current hand to its end with the computer players, narrating."""
+        told, trump_told = 0, False
+        while match.hand.phase != "done":
+            action = _next_action(match.hand, rng)
+            match.apply(action)
+            hand = match.hand
+            if action.kind == "show":
+                trump = suit_label(hand.trump, self.lang)
+                cards = self.cards(hand, action.cards)
+                self.say("sim.show", seat=action.seat + 1, cards=cards, trump=trump)
+            elif action.kind == "bury":
+                self.say("sim.bury", seat=action.seat + 1, cards=self.cards(hand, action.cards))
+            if not trump_told and hand.phase not in ("dealing", "after_deal"):
+                trump_told = True
+                kitty = "sim.trump.kitty" if hand.declaring.from_kitty else "sim.trump"
+                trump = suit_label(hand.trump, self.lang)
+                self.say(kitty, trump=trump, level=rank_label(hand.level), seat=hand.dealer + 1)
+            done = [tr for tr in hand.tricks if tr.winner is not None]
+            for number, trick in enumerate(done[told:], start=told + 1):
+                self.trick(hand, number, trick)
+            told = len(done)
+        self.result(match.hand)
+
+    def trick(self, hand: HandState, number: int, trick: Trick) -> None:
+        ctx = hand.ctx
+        lead = trick.plays[0]
+        plays = []
+        for i, play in enumerate(trick.plays):
+            text = t(self.lang, "sim.play", seat=play.seat + 1, cards=self.cards(hand, play.cards))
+            if play.attempted is not None:
+                tried = self.cards(hand, play.attempted)
+                text += " " + t(self.lang, "sim.failed_throw", cards=tried)
+            elif i == 0 and len(decompose(ctx, play.cards) or ()) > 1:
+                text += " " + t(self.lang, "sim.throw")
+            elif i > 0 and not ctx.is_trump(lead.cards[0]):
+                if all(ctx.is_trump(c) for c in play.cards):
+                    text += " " + t(self.lang, "sim.ruff")
+            plays.append(text)
+        self.say(
+            "sim.trick",
+            n=number,
+            plays=" · ".join(plays),
+            seat=(trick.winner or 0) + 1,
+            points=trick.points,
+            total=hand.attackers_points,
+        )
+
+    def result(self, hand: HandState) -> None:
+        r = hand.result
+        assert r is not None
+        self.say(
+            "sim.kitty",
+            cards=self.cards(hand, r.kitty),
+            points=r.kitty_points,
+            bonus=r.kitty_bonus,
+        )
+        side = t(self.lang, f"result.winner.{r.winner}")
+        self.say(
+            "sim.result",
+            points=r.attackers_points,
+            outcome=t(self.lang, "result.outcome", side=side, steps=r.steps),
+            a=rank_label(r.levels_after[0]),
+            b=rank_label(r.levels_after[1]),
+            dealer=r.next_dealer + 1,
+        )
+
+
+def _next_action(hand: HandState, rng: random.Random):  # type: ignore[no-untyped-def]
+    """What the computer players do next: show while dealing when they like, pass the
+    windows, then bury and play (the same player the bot uses for its computer seats)."""
+    if hand.phase == "dealing":
+        for seat in range(4):
+            obs = hand.observation(seat)
+            if obs.show_options:
+                action = choose_action(obs, rng)
+                if action.kind == "show":
+                    return action
+        return Deal(n=4)
+    if hand.phase == "after_deal":
+        seat = next(s for s in range(4) if hand.can_pass(s))
+        return choose_action(hand.observation(seat), rng)
+    assert hand.turn is not None
+    return choose_action(hand.observation(hand.turn), rng)

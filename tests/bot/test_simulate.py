@@ -1,0 +1,29 @@
+"""The simulation log marks a failed throw as the group table does (the computer
+players rarely risk one, so the trick is made up here)."""
+
+import io
+
+from bot.simulate import Narrator
+from engine.cards import parse_cards
+from engine.hand import PlayRecord, Trick
+from engine.match import MatchState
+from engine.rules import RuleSet
+
+
+def test_a_failed_throw_shows_what_was_tried_and_what_was_played():
+    match = MatchState.new(RuleSet.from_preset("classic", start_level="2"), 7)
+    out = io.StringIO()
+    narrator = Narrator("en", out)
+    hand = match.hand
+    tried, forced = parse_cards("♥A ♥K"), parse_cards("♥K")
+    trick = Trick(
+        leader=0,
+        plays=[
+            PlayRecord(seat=0, cards=forced, attempted=tried),
+            *(PlayRecord(seat=s, cards=parse_cards("♥3")) for s in (1, 2, 3)),
+        ],
+        winner=0,
+        points=10,
+    )
+    narrator.trick(hand, 1, trick)
+    assert out.getvalue().startswith("  Trick 1: seat 1 ♥️K (failed throw: tried ♥️A ♥️K) · seat 2 ♥️3")

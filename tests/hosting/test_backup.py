@@ -1,0 +1,96 @@
+"""`python -m bot backup FILE` while games run; the copy restored into a fresh bot plays on."""
+
+import asyncio
+import os
+import sqlite3
+import sys
+from pathlib import Path
+
+from bot.fake_telegram import FakeTelegram
+from bot.store import _MIGRATIONS
+from tests.e2e.harness import find, play_out, running_bot, seat_players, service
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def backup_command(db: Path, target: Path, cwd: Path) -> tuple[int, str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "BOT_TOKEN"}
+    env.update(PYTHONPATH=str(ROOT), DATABASE_PATH=str(db))
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        "backup",
+        str(target),
+        cwd=cwd,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), 120)
+    return proc.returncode or 0, out.decode(), err.decode()
+
+
+async def start_with_computers(world, group, humans):
+    game_id, _ = await seat_players(world, group, humans)
+    for _ in range(4 - len(humans)):
+        lobby = world.last_message(group, from_bot=True)
+        await humans[0].press(lobby, data=find(lobby, "C").data)
+        await world.settle()
+    lobby = world.last_message(group, from_bot=True)
+    await humans[0].press(lobby, data=find(lobby, "S").data)
+    await world.settle()
+    return game_id
+
+
+async def test_a_backup_taken_while_games_run_restores_into_a_fresh_bot_that_finishes_them(
+    tmp_path,
+):
+    db, copy = tmp_path / "live.sqlite3", tmp_path / "backups" / "copy.sqlite3"
+    async with FakeTelegram() as world:
+        alice, bob, carol = world.user("Alice"), world.user("Bob"), world.user("Carol")
+        one = world.group("One", members=[bob], admins=[alice])
+        two = world.group("Two", admins=[carol])
+        async with running_bot(world, db, next_hand_delay_seconds=0.01) as app:
+            await alice.send(one, "/startlevel A")
+            await carol.send(two, "/startlevel A")
+            first = await start_with_computers(world, one, [alice, bob])
+            second = await start_with_computers(world, two, [carol])
+            await play_out(
+                world, app, first, {0: alice, 1: bob}, stop=lambda g: len(g.match.hand.tricks) >= 3
+            )
+            # the copy is taken while both games keep being played (and saved)
+            command = asyncio.create_task(backup_command(db, copy, tmp_path))
+            playing = asyncio.create_task(
+                play_out(world, app, second, {0: carol}, stop=lambda g: command.done())
+            )
+            code, out, err = await command
+            await playing
+            assert code == 0, err
+            assert "schema version" in out and "2 games" in out
+            live = service(app).games[second].match.hand.version
+
+        con = sqlite3.connect(copy)
+        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert con.execute("PRAGMA user_version").fetchone()[0] == len(_MIGRATIONS)
+        con.close()
+
+        # a fresh bot on the restored copy: both games resume where the copy saw them
+        async with running_bot(world, copy, next_hand_delay_seconds=0.01) as app:
+            await world.settle()
+            games = service(app).games
+            assert set(games) == {first, second}
+            assert len(games[first].match.hand.tricks) >= 3
+            assert games[second].match.hand.version <= live
+            await play_out(world, app, first, {0: alice, 1: bob}, group=one)
+            assert games[first].rec.status == "finished" and games[first].match.winner is not None
+            await play_out(world, app, second, {0: carol}, group=two)
+            assert games[second].rec.status == "finished"
+
+
+def test_backup_of_a_missing_database_fails_with_one_sentence(tmp_path):
+    code, out, err = asyncio.run(
+        backup_command(tmp_path / "nothing.sqlite3", tmp_path / "copy", tmp_path)
+    )
+    assert code == 1 and "no database at" in err and err.count("\n") == 1
+    assert not (tmp_path / "copy").exists()
