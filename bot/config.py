@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -26,7 +26,9 @@ class Settings(BaseSettings):
     webhook_url: str = ""
     # Sent by Telegram with every update (X-Telegram-Bot-Api-Secret-Token); requests
     # without it are refused with 403. Required with WEBHOOK_URL: 1-256 of A-Z a-z 0-9 _ -.
-    webhook_secret: str = Field(default="", pattern=r"^[A-Za-z0-9_-]{0,256}$")
+    webhook_secret: str = Field(
+        default="", pattern=r"^[A-Za-z0-9_-]{0,256}$", validate_default=True
+    )
     webhook_listen: str = "127.0.0.1"
     webhook_port: int = Field(default=8443, ge=1, le=65535)
     # Health and metrics endpoint: GET /healthz (liveness) and /metrics (Prometheus). 0: off.
@@ -56,14 +58,16 @@ class Settings(BaseSettings):
     # Computer players think this long before acting (so humans can follow).
     computer_delay_seconds: float = Field(default=1.0, ge=0)
 
-    @model_validator(mode="after")
-    def _webhook_needs_a_secret(self) -> Settings:
-        if self.webhook_url and not self.webhook_secret:
+    @field_validator("webhook_secret")
+    @classmethod
+    def _webhook_needs_a_secret(cls, secret: str, info: ValidationInfo) -> str:
+        # a field validator: an error shows this field's value only, never the token
+        if info.data.get("webhook_url") and not secret:
             raise ValueError(
                 "WEBHOOK_URL is set but WEBHOOK_SECRET is empty: choose a secret"
                 " (1-256 of A-Z a-z 0-9 _ -) so that only Telegram can post updates"
             )
-        return self
+        return secret
 
 
 NO_TOKEN_MESSAGE = (

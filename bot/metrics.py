@@ -82,7 +82,6 @@ class Metrics:
             registry=self.registry,
         )
         self._pressed: OrderedDict[str, float] = OrderedDict()
-        self.app: App | None = None
 
     def instrument(self, request: BaseRequest) -> BaseRequest:
         """``request`` counted: pass the result to ``ApplicationBuilder.request``."""
@@ -90,7 +89,6 @@ class Metrics:
 
     def attach(self, app: App) -> None:
         """Count ``app``'s updates and read its games and outboxes when scraped."""
-        self.app = app
         app.bot_data["metrics"] = self
         self.registry.register(_ServiceCollector(app))
 

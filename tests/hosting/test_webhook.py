@@ -13,6 +13,7 @@ from pathlib import Path
 import aiohttp
 
 from bot.fake_telegram import FakeTelegram
+from tests.hosting.test_deploy import instructions
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "s3cret-Token_1"
@@ -46,6 +47,7 @@ async def test_updates_without_the_secret_are_refused_and_with_it_answered(tmp_p
             WEBHOOK_LISTEN="127.0.0.1",
             WEBHOOK_PORT=str(hook_port),
             METRICS_PORT=str(metrics_port),
+            GROUP_INTERVAL_SECONDS="1",
         )
         bot = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", cwd=tmp_path, env=env, stderr=asyncio.subprocess.PIPE
@@ -62,6 +64,7 @@ async def test_updates_without_the_secret_are_refused_and_with_it_answered(tmp_p
                         return False
 
                 await wait_until(healthy, what="/healthz answering 200")
+                assert await docker_health_check(env) == 0  # the image's HEALTHCHECK passes
                 assert world.core.webhook_url == hook  # the bot registered its webhook
 
                 alice = world.user("Alice", started=True)
@@ -94,3 +97,18 @@ async def test_updates_without_the_secret_are_refused_and_with_it_answered(tmp_p
                 bot.send_signal(signal.SIGTERM)
             _, err = await asyncio.wait_for(bot.communicate(), 60)
         assert bot.returncode == 0, err.decode()[-2000:]
+        assert "GROUP_INTERVAL_SECONDS=1.0: the rate limiter still spaces" in err.decode()
+        assert await docker_health_check(env) != 0  # a stopped bot fails it
+
+
+async def docker_health_check(env) -> int:
+    """Run the Dockerfile's HEALTHCHECK command (exec form) as Docker would."""
+    [args] = [
+        a for name, a in instructions(ROOT / "deploy" / "Dockerfile") if name == "HEALTHCHECK"
+    ]
+    command = json.loads(args[args.index("CMD") + 3 :])
+    command[0] = sys.executable if command[0] == "python" else command[0]
+    proc = await asyncio.create_subprocess_exec(
+        *command, env=env, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL
+    )
+    return await asyncio.wait_for(proc.wait(), 30)

@@ -41,7 +41,10 @@ async def test_saved_games_of_an_earlier_version_migrate_resume_and_finish(versi
     async with FakeTelegram() as world:
         w = populate(world)
         alice, bob, carol, dan = (w.people[n] for n in PEOPLE)
-        async with running_bot(world, db, next_hand_delay_seconds=0.01) as app:
+        # the lobby was saved long ago (when the file was written): it must not expire
+        async with running_bot(
+            world, db, next_hand_delay_seconds=0.01, lobby_expiry_minutes=10**8
+        ) as app:
             await world.settle()
             assert user_version(db) == len(_MIGRATIONS)
             svc = service(app)
