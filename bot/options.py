@@ -144,12 +144,14 @@ def game_rules(rec: GameRecord) -> RuleSet:
 
 
 def to_game(s: ChatSettings, rec: GameRecord) -> None:
-    """A lobby takes the group's rules and pace (until its match starts)."""
+    """A lobby takes the group's rules and the bot's options (until its match starts);
+    a bot option's field has the same name in ChatSettings and GameRecord."""
     rec.preset = s.preset
     rec.start_level = s.start_level
     rec.rules = dict(s.rules)
-    rec.turn_seconds = s.turn_seconds
-    rec.deal_pace = s.deal_pace
+    for opt in OPTIONS:
+        if not opt.rule:
+            setattr(rec, opt.name, getattr(s, opt.name))
 
 
 def value_of(opt: Option, s: ChatSettings, rules: RuleSet, bot_settings: Any) -> Any:

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import TypeAlias
+
+Card: TypeAlias = int
+"""A card id ``0..53`` (see the module docstring); a readable name in signatures."""
 
 SUITS = "SHCD"
 SUIT_SYMBOLS = "♠♥♣♦"

@@ -62,6 +62,7 @@ from engine import errors
 from engine.cards import BJ, DIAMONDS, HEARTS, LJ, make, suit_of, total_points
 from engine.errors import IllegalAction
 from engine.rules import RuleSet
+from engine.seats import same_team
 
 ShowKind = Literal["single", "pair", "jokers"]
 Action = Literal["declare", "reinforce", "overturn"]
@@ -83,10 +84,6 @@ _NONE: frozenset[Action] = frozenset()
 def colour_joker(suit: int) -> int:
     """The joker that goes with a suit under joker_declare: BJ for ♥ ♦, LJ for ♠ ♣."""
     return BJ if suit in (HEARTS, DIAMONDS) else LJ
-
-
-def same_team(a: int, b: int) -> bool:
-    return (a - b) % 2 == 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,8 +192,8 @@ class Declaring(BaseModel):
 
     # ---- the door -------------------------------------------------------------
 
-    def show(self, seat: int, cards: Sequence[int], window: Window) -> None:
-        """Apply a show or raise IllegalAction (then nothing changed).
+    def show(self, seat: int, cards: Sequence[int], window: Window) -> Action:
+        """Apply a show or raise IllegalAction (then nothing changed); say what it did.
 
         Reasons: ``invalid_show`` (not a show, or jokers before any declaration),
         ``show_too_weak``, ``cannot_overturn_self``, ``not_allowed_to_declare``,
@@ -207,7 +204,7 @@ class Declaring(BaseModel):
         self.strength = shown.strength
         if action == "reinforce":
             self.reinforced = True
-            return
+            return action
         if action == "declare":
             self.reinforced = shown.kind == "pair"
             if self.hand_number == 1 or (
@@ -223,6 +220,7 @@ class Declaring(BaseModel):
         self.trump = shown.suit
         self.declarer = seat
         self.trump_decided = True
+        return action
 
     def options(self, seat: int, hand_cards: Sequence[int], window: Window) -> list[list[int]]:
         """Every distinct show ``seat`` may make now from ``hand_cards``."""
@@ -264,6 +262,10 @@ class Declaring(BaseModel):
             self.dealer = HOST_SEAT
 
     # ---- the rules ------------------------------------------------------------
+
+    def check(self, seat: int, cards: Sequence[int], window: Window) -> None:
+        """Raise IllegalAction (with the reason) unless the show is allowed now."""
+        self._plan(seat, cards, window)
 
     def _allows(self, seat: int, cards: Sequence[int], window: Window) -> bool:
         try:

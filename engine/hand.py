@@ -27,22 +27,66 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
 from engine import errors
-from engine.cards import HAND_SIZE, KITTY_SIZE, POINTS, shuffled_shoe, total_points
+from engine.cards import HAND_SIZE, KITTY_SIZE, POINTS, Card, shuffled_shoe, total_points
 from engine.declaring import Declaring, may_request_redeal
 from engine.errors import IllegalAction
+from engine.events import (
+    Buried,
+    Dealt,
+    Declared,
+    Event,
+    HandSettled,
+    KittyTaken,
+    Overturned,
+    Passed,
+    Played,
+    PlayStarted,
+    Redealt,
+    Reinforced,
+    ThrowFailed,
+    TrickWon,
+    TrumpFromKitty,
+)
 from engine.ranking import TrumpContext
+from engine.records import HandResult, PlayRecord, Trick, failed_throw_penalty
 from engine.rules import RuleSet
-from engine.scoring import kitty_bonus_for_lead, settle_hand, throw_penalty
+from engine.scoring import kitty_bonus_for_lead, settle_hand
+from engine.seats import Seat, team_of
 from engine.tricks import check_follow, check_lead, check_throw, is_legal_follow, trick_winner
+from engine.units import Unit
+from engine.view import ActorKind, Observation, Phase, PublicView, ToAct
 
-Phase = Literal["dealing", "after_deal", "burying", "chaodi", "playing", "done"]
+__all__ = [
+    "Action",
+    "Bury",
+    "Deal",
+    "HandResult",
+    "HandState",
+    "Observation",
+    "Pass",
+    "Phase",
+    "Play",
+    "PlayRecord",
+    "PublicView",
+    "Redeal",
+    "Show",
+    "ToAct",
+    "Trick",
+    "legal_plays",
+    "sub_multisets",
+    "team_of",
+]
+
 DEALT = 4 * HAND_SIZE
+V = TypeVar("V", bound=PublicView)
+_DEAL, _HAND_OVER = ToAct("deal"), ToAct("hand_over")
+_TURN_KINDS: dict[str, ActorKind] = {"burying": "bury", "chaodi": "chaodi", "playing": "play"}
+_TURN_ACTORS = {(k, s): ToAct(k, (s,)) for k in _TURN_KINDS.values() for s in range(4)}
 
 
 class Deal(BaseModel):
@@ -56,74 +100,37 @@ class Show(BaseModel):
     """Declare, reinforce or overturn by showing cards."""
 
     kind: Literal["show"] = "show"
-    seat: int
-    cards: list[int]
+    seat: Seat
+    cards: list[Card]
 
 
 class Pass(BaseModel):
     """Decline to show in an overturn window."""
 
     kind: Literal["pass"] = "pass"
-    seat: int
+    seat: Seat
 
 
 class Bury(BaseModel):
     kind: Literal["bury"] = "bury"
-    seat: int
-    cards: list[int]
+    seat: Seat
+    cards: list[Card]
 
 
 class Play(BaseModel):
     kind: Literal["play"] = "play"
-    seat: int
-    cards: list[int]
+    seat: Seat
+    cards: list[Card]
 
 
 class Redeal(BaseModel):
     """暴动 (joker_declare): an attacker with under 15 points asks for a new deal."""
 
     kind: Literal["redeal"] = "redeal"
-    seat: int
+    seat: Seat
 
 
 Action = Annotated[Deal | Show | Pass | Bury | Play | Redeal, Field(discriminator="kind")]
-
-
-def team_of(seat: int) -> int:
-    """Seats 0+2 are team 0, seats 1+3 team 1."""
-    return seat % 2
-
-
-class PlayRecord(BaseModel):
-    seat: int
-    cards: list[int]
-    # a failed throw: what the leader tried; ``cards`` is the forced play
-    attempted: list[int] | None = None
-
-
-class Trick(BaseModel):
-    leader: int
-    plays: list[PlayRecord] = []
-    winner: int | None = None
-    points: int = 0
-
-
-class HandResult(BaseModel):
-    trick_points: int  # attackers' points from tricks
-    penalty: int  # throw penalties, in the attackers' favour (may be negative)
-    kitty: list[int]
-    kitty_points: int
-    kitty_bonus: int
-    attackers_points: int  # the total that settles the hand
-    winner: Literal["defenders", "attackers"]
-    steps: int
-    dealer: int
-    defenders: int  # team
-    levels_before: list[int]
-    levels_after: list[int]
-    next_dealer: int
-    match_winner: int | None  # team
-    multiplier: int  # 2 ** overturns
 
 
 class HandState(BaseModel):
@@ -257,12 +264,28 @@ class HandState(BaseModel):
         )
 
     # ---- the door ------------------------------------------------------
-    def apply(self, action: Action) -> None:
-        """Apply an action or raise IllegalAction, leaving the state unchanged."""
-        handler = getattr(self, "_do_" + action.kind)
-        handler(action)
+    def apply(self, action: Action) -> list[Event]:
+        """Apply an action or raise IllegalAction, leaving the state unchanged.
+
+        Returns what happened, in order (:mod:`engine.events`)."""
+        out: list[Event] = []
+        getattr(self, "_do_" + action.kind)(action, out)
         self.log.append(action)
         self.version += 1
+        return out
+
+    def check(self, action: Action) -> None:
+        """Raise IllegalAction (with the reason) if ``action`` is not legal now; change
+        nothing. A throw that would fail is legal: the engine plays the forced cards."""
+        getattr(self, "_check_" + action.kind)(action)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal now (no copy of the state is made)."""
+        try:
+            getattr(self, "_check_" + action.kind)(action)
+        except IllegalAction:
+            return False
+        return True
 
     def _need_phase(self, *phases: str) -> None:
         if self.phase not in phases:
@@ -273,6 +296,10 @@ class HandState(BaseModel):
         if not 0 <= seat < 4:
             raise IllegalAction(errors.NOT_YOUR_TURN, seat=seat)
 
+    def _need_turn(self, seat: Seat) -> None:
+        if seat != self.turn:
+            raise IllegalAction(errors.NOT_YOUR_TURN, turn=self.turn)
+
     def _holds(self, seat: int, cards: list[int]) -> None:
         if not cards:
             raise IllegalAction(errors.EMPTY_PLAY)
@@ -282,14 +309,18 @@ class HandState(BaseModel):
                 raise IllegalAction(errors.NOT_IN_HAND, card=c)
 
     # dealing and declaring
-    def _do_deal(self, a: Deal) -> None:
+    def _check_deal(self, a: Deal) -> None:
         self._need_phase("dealing")
         if a.n < 1:
             raise IllegalAction(errors.WRONG_COUNT, n=a.n)
+
+    def _do_deal(self, a: Deal, out: list[Event]) -> None:
+        self._check_deal(a)
         end = min(DEALT, self.dealt + a.n)
         for i in range(self.dealt, end):
             self.hands[(self.deal_start + i) % 4].append(self.deck[i])
         self.dealt = end
+        out.append(Dealt(end, DEALT))
         if end == DEALT:
             self.kitty = self.deck[DEALT:]
             self.phase = "after_deal"
@@ -298,13 +329,29 @@ class HandState(BaseModel):
                 if not self.declaring.trump_decided:
                     self.declaring.open_to_attackers()
 
-    def _do_show(self, a: Show) -> None:
+    def _check_show(self, a: Show) -> None:
         self._check_seat(a.seat)
         self._need_phase("dealing", "after_deal", "chaodi")
-        if self.phase == "chaodi" and self.turn != a.seat:
-            raise IllegalAction(errors.NOT_YOUR_TURN, turn=self.turn)
+        if self.phase == "chaodi":
+            self._need_turn(a.seat)
         self._holds(a.seat, a.cards)
-        self.declaring.show(a.seat, list(a.cards), self._window())
+        self.declaring.check(a.seat, a.cards, self._window())
+
+    def _do_show(self, a: Show, out: list[Event]) -> None:
+        self._check_show(a)
+        declaring = self.declaring
+        did = declaring.show(a.seat, list(a.cards), self._window())
+        shown = declaring.shows[-1].cards
+        if did == "declare":
+            out.append(
+                Declared(a.seat, shown, declaring.trump, declaring.dealer, declaring.reinforced)
+            )
+        elif did == "reinforce":
+            out.append(Reinforced(a.seat, shown))
+        else:
+            out.append(
+                Overturned(a.seat, shown, declaring.trump, declaring.dealer, declaring.multiplier)
+            )
         if self.phase == "after_deal":
             self.passes = []
         elif self.phase == "chaodi":
@@ -313,29 +360,37 @@ class HandState(BaseModel):
             self.kitty = []
             self.phase = "burying"
             self.turn = a.seat
+            out.append(KittyTaken(a.seat))
 
-    def _do_pass(self, a: Pass) -> None:
+    def _check_pass(self, a: Pass) -> None:
         self._check_seat(a.seat)
         self._need_phase("after_deal", "chaodi")
         if self.phase == "chaodi":
-            if self.turn != a.seat:
-                raise IllegalAction(errors.NOT_YOUR_TURN, turn=self.turn)
+            self._need_turn(a.seat)
+        elif a.seat in self.passes:
+            raise IllegalAction(errors.WRONG_PHASE, phase=self.phase)
+
+    def _do_pass(self, a: Pass, out: list[Event]) -> None:
+        self._check_pass(a)
+        out.append(Passed(a.seat))
+        if self.phase == "chaodi":
             self.queue.pop(0)
             if self.queue:
                 self.turn = self.queue[0]
             else:
-                self._start_play()
+                self._start_play(out)
             return
-        if a.seat in self.passes:
-            raise IllegalAction(errors.WRONG_PHASE, phase=self.phase)
         self.passes.append(a.seat)
         if len(self.passes) == 4:
-            self._close_declaring()
+            self._close_declaring(out)
 
-    def _do_redeal(self, a: Redeal) -> None:
+    def _check_redeal(self, a: Redeal) -> None:
         self._check_seat(a.seat)
         if not self.can_redeal(a.seat):
             raise IllegalAction(errors.REDEAL_NOT_ALLOWED)
+
+    def _do_redeal(self, a: Redeal, out: list[Event]) -> None:
+        self._check_redeal(a)
         dealer = self.deal_start  # dealer unchanged (in later hands the deal starts there)
         self.redeals += 1
         self.deck = shuffled_shoe(self.seed * 1000 + self.redeals)
@@ -345,12 +400,16 @@ class HandState(BaseModel):
         self.passes = []
         self.phase = "dealing"
         self.declaring = Declaring.start(self.rules, self.level, self.hand_number, dealer)
+        out.append(Redealt(a.seat))
 
-    def _close_declaring(self) -> None:
+    def _close_declaring(self, out: list[Event]) -> None:
         if not self.declaring.trump_decided:
             self.declaring.resolve_nobody(self.kitty)
             self.kitty_revealed = True
             self.revealed_kitty = list(self.kitty)
+            d = self.declaring
+            assert d.dealer is not None
+            out.append(TrumpFromKitty(tuple(self.kitty), self.kitty[2], d.trump, d.dealer))
         dealer = self.declaring.dealer
         assert dealer is not None
         # The hand is played at the defenders' level. It differs from the declaring
@@ -363,21 +422,25 @@ class HandState(BaseModel):
         self.kitty = []
         self.phase = "burying"
         self.turn = dealer
+        out.append(KittyTaken(dealer))
 
     # burying and 炒底
-    def _do_bury(self, a: Bury) -> None:
+    def _check_bury(self, a: Bury) -> None:
         self._check_seat(a.seat)
         self._need_phase("burying")
-        if a.seat != self.turn:
-            raise IllegalAction(errors.NOT_YOUR_TURN, turn=self.turn)
+        self._need_turn(a.seat)
         if len(a.cards) != KITTY_SIZE:
             raise IllegalAction(errors.WRONG_BURY_COUNT, need=KITTY_SIZE, got=len(a.cards))
         self._holds(a.seat, a.cards)
+
+    def _do_bury(self, a: Bury, out: list[Event]) -> None:
+        self._check_bury(a)
         hand = self.hands[a.seat]
         for c in a.cards:
             hand.remove(c)
         self.kitty = list(a.cards)
         self.buried_by = a.seat
+        out.append(Buried(a.seat))
         if self._chaodi_allowed():
             n = 3 if self.chaodi_started else 4
             self.chaodi_started = True
@@ -385,7 +448,7 @@ class HandState(BaseModel):
             self.phase = "chaodi"
             self.turn = self.queue[0]
         else:
-            self._start_play()
+            self._start_play(out)
 
     def _chaodi_allowed(self) -> bool:
         return (
@@ -394,52 +457,63 @@ class HandState(BaseModel):
             and not self.declaring.from_kitty
         )
 
-    def _start_play(self) -> None:
+    def _start_play(self, out: list[Event]) -> None:
         self.phase = "playing"
         self.queue = []
         self.turn = self.dealer
         self.tricks.append(Trick(leader=self.dealer))
+        assert self.dealer is not None
+        out.append(PlayStarted(self.dealer, self.declaring.trump))
 
     # playing
-    def _do_play(self, a: Play) -> None:
+    def _check_play(self, a: Play) -> None:
+        self._play_units(a, self.ctx)
+
+    def _play_units(self, a: Play, ctx: TrumpContext) -> list[Unit] | None:
+        """Check a play; for a lead return its units (a throw is checked on playing)."""
         self._check_seat(a.seat)
         self._need_phase("playing")
-        if a.seat != self.turn:
-            raise IllegalAction(errors.NOT_YOUR_TURN, turn=self.turn)
+        self._need_turn(a.seat)
+        trick = self.tricks[-1]
+        if not trick.plays:
+            return check_lead(ctx, self.hands[a.seat], a.cards)
+        check_follow(ctx, trick.plays[0].cards, self.hands[a.seat], a.cards)
+        return None
+
+    def _do_play(self, a: Play, out: list[Event]) -> None:
         ctx = self.ctx
+        units = self._play_units(a, ctx)
         trick = self.tricks[-1]
         hand = self.hands[a.seat]
         cards = list(a.cards)
         record = PlayRecord(seat=a.seat, cards=cards)
-        if not trick.plays:
-            units = check_lead(ctx, hand, cards)
-            if len(units) > 1:
-                others = [self.hands[(a.seat + i) % 4] for i in (1, 2, 3)]
-                forced = check_throw(ctx, cards, others)
-                if forced is not None:
-                    record = PlayRecord(seat=a.seat, cards=list(forced), attempted=cards)
-                    self._charge_throw(a.seat, len(cards) - len(forced))
-        else:
-            check_follow(ctx, trick.plays[0].cards, hand, cards)
+        if units is not None and len(units) > 1:
+            others = [self.hands[(a.seat + i) % 4] for i in (1, 2, 3)]
+            forced = check_throw(ctx, cards, others)
+            if forced is not None:
+                record = PlayRecord(seat=a.seat, cards=list(forced), attempted=cards)
+                penalty = failed_throw_penalty(self.rules, record, self.defenders)
+                self.penalty += penalty
+                out.append(ThrowFailed(a.seat, tuple(cards), tuple(forced), penalty))
         for c in record.cards:
             hand.remove(c)
         trick.plays.append(record)
+        out.append(Played(a.seat, tuple(record.cards), len(self.tricks) - 1))
         if len(trick.plays) < 4:
             self.turn = (a.seat + 1) % 4
             return
-        self._finish_trick(ctx, trick)
+        self._finish_trick(ctx, trick, out)
 
-    def _charge_throw(self, seat: int, taken_back: int) -> None:
-        attacker = team_of(seat) != self.defenders
-        self.penalty += throw_penalty(self.rules, taken_back, attacker)
-
-    def _finish_trick(self, ctx: TrumpContext, trick: Trick) -> None:
+    def _finish_trick(self, ctx: TrumpContext, trick: Trick, out: list[Event]) -> None:
         idx = trick_winner(ctx, [p.cards for p in trick.plays])
         trick.winner = trick.plays[idx].seat
         trick.points = sum(POINTS[c] for p in trick.plays for c in p.cards)
         attackers_won = team_of(trick.winner) != self.defenders
         if attackers_won:
             self.trick_points += trick.points
+        out.append(
+            TrickWon(len(self.tricks) - 1, trick.winner, trick.points, self.attackers_points)
+        )
         if self.hands[trick.winner]:
             self.turn = trick.winner
             self.tricks.append(Trick(leader=trick.winner))
@@ -448,6 +522,8 @@ class HandState(BaseModel):
             ctx, self.rules, self.kitty, trick.plays[0].cards, attackers_won
         )
         self._settle(bonus)
+        assert self.result is not None
+        out.append(HandSettled(self.result))
 
     def _settle(self, bonus: int) -> None:
         dealer = self.dealer
@@ -484,23 +560,39 @@ class HandState(BaseModel):
         self.phase = "done"
         self.turn = None
 
-    # ---- what a seat may see -------------------------------------------
-    def observation(self, seat: int) -> Observation:
+    # ---- what the table and a seat may see --------------------------------
+    def public_observation(self) -> PublicView:
+        """What anyone at the table may see now, and nothing more (RULES.md 13)."""
+        return self._view(PublicView, kitty=list(self.kitty) if self.phase == "done" else None)
+
+    def observation(self, seat: Seat) -> Observation:
+        """The public view plus this seat's own cards, options and the kitty if it buried
+        it. (The kitty shown when nobody declared is ``revealed_kitty``, never the
+        buried one.)"""
         phase = self.phase
-        declaring = self.declaring
-        ctx = TrumpContext(self.level, declaring.trump, self.rules.permanent_twos)
-        # The current kitty: to whoever buried it, to all once the hand is over. The
-        # kitty shown when nobody declared is ``revealed_kitty``, never the buried one.
         sees_kitty = phase == "done" or self.buried_by == seat
+        in_window = phase in ("dealing", "after_deal", "chaodi")
+        return self._view(
+            Observation,
+            kitty=list(self.kitty) if sees_kitty else None,
+            seat=seat,
+            hand=self.ctx.sorted(self.hands[seat]),
+            show_options=self.show_options(seat) if in_window else [],
+            can_pass=in_window and self.can_pass(seat),
+            can_redeal=phase == "after_deal" and self.can_redeal(seat),
+        )
+
+    def _view(self, cls: type[V], **own: Any) -> V:
+        declaring = self.declaring
         # Finished tricks never change, so they are shared; the open one is copied.
         tricks = list(self.tricks)
         if tricks and tricks[-1].winner is None:
             last = tricks[-1]
             tricks[-1] = Trick(leader=last.leader, plays=list(last.plays))
-        in_window = phase in ("dealing", "after_deal", "chaodi")
-        return Observation(
-            seat=seat,
-            phase=phase,
+        revealed = self.revealed_kitty
+        result = self.result
+        return cls(
+            phase=self.phase,
             version=self.version,
             hand_number=self.hand_number,
             rules=self.rules,
@@ -511,24 +603,49 @@ class HandState(BaseModel):
             trump_decided=declaring.trump_decided,
             declarer=declaring.declarer,
             shows=[(s.seat, list(s.cards)) for s in declaring.shows],
-            hand=ctx.sorted(self.hands[seat]),
             card_counts=[len(h) for h in self.hands],
             dealt=self.dealt,
-            kitty=list(self.kitty) if sees_kitty else None,
-            revealed_kitty=self.revealed_kitty,
+            revealed_kitty=revealed,
             turn=self.turn,
             tricks=tricks,
             attackers_points=self.attackers_points,
-            show_options=self.show_options(seat) if in_window else [],
-            can_pass=in_window and self.can_pass(seat),
-            can_redeal=phase == "after_deal" and self.can_redeal(seat),
-            result=self.result,
+            result=result,
+            show_records=tuple(declaring.shows),
+            overturns=declaring.overturns,
+            kitty_card=None if revealed is None else revealed[2],
+            passed=tuple(self.passes),
+            to_act=self.next_actor(),
+            match_winner=None if result is None else result.match_winner,
+            **own,
         )
 
-    # ---- legal actions ---------------------------------------------------
+    # ---- who acts, what is legal -------------------------------------------
     @property
     def is_terminal(self) -> bool:
         return self.phase == "done"
+
+    def next_actor(self) -> ToAct:
+        """Who or what must act next: the deal, the after-deal window (the seats that
+        have not passed), the one seat whose turn it is, or nobody (hand over)."""
+        phase = self.phase
+        if phase == "after_deal":
+            return ToAct("window", tuple(s for s in range(4) if s not in self.passes))
+        if self.turn is not None and phase in _TURN_KINDS:
+            return _TURN_ACTORS[_TURN_KINDS[phase], self.turn]
+        return _DEAL if phase == "dealing" else _HAND_OVER
+
+    def cards_to_play(self, seat: Seat) -> int | None:
+        """How many cards ``seat`` must put down now: 8 to bury, the lead's size to
+        follow (RULES 8.1); None when it leads (any number) or it is not its turn.
+        A follow of one card is one tap: the card tapped is the play."""
+        if self.turn != seat:
+            return None
+        if self.phase == "burying":
+            return KITTY_SIZE
+        if self.phase == "playing":
+            plays = self.tricks[-1].plays
+            return len(plays[0].cards) if plays else None
+        return None
 
     def to_act(self) -> list[int]:
         """Seats that may act now (during the deal anyone may show; ``Deal`` is the system's)."""
@@ -609,51 +726,3 @@ def legal_plays(ctx: TrumpContext, trick: Trick, hand: list[int]) -> Iterator[li
     for play in pool:
         if is_legal_follow(ctx, lead, hand, play):
             yield play
-
-
-@dataclass(slots=True)
-class Observation:
-    """Everything one seat may know: its own hand and the public record.
-
-    A plain dataclass: computer players build thousands of these per decision.
-    Finished tricks are shared with the state and must not be mutated.
-    """
-
-    seat: int
-    phase: Phase
-    version: int
-    hand_number: int
-    rules: RuleSet
-    level: int
-    levels: list[int]
-    dealer: int | None
-    trump: int | None
-    trump_decided: bool
-    declarer: int | None
-    shows: list[tuple[int, list[int]]]
-    hand: list[int]
-    card_counts: list[int]
-    dealt: int
-    kitty: list[int] | None
-    turn: int | None
-    tricks: list[Trick]
-    attackers_points: int
-    show_options: list[list[int]]
-    can_pass: bool
-    can_redeal: bool
-    result: HandResult | None
-    revealed_kitty: list[int] | None = None  # shown to all when nobody declared
-
-    @property
-    def ctx(self) -> TrumpContext:
-        return TrumpContext(self.level, self.trump, self.rules.permanent_twos)
-
-    @property
-    def current_trick(self) -> Trick | None:
-        if self.tricks and self.tricks[-1].winner is None:
-            return self.tricks[-1]
-        return None
-
-    @property
-    def my_turn(self) -> bool:
-        return self.turn == self.seat and self.phase in ("burying", "chaodi", "playing")

@@ -7,13 +7,21 @@ winner are taken from its result; :meth:`MatchState.start_next_hand` deals on.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from pydantic import BaseModel
 
 from engine import errors
 from engine.errors import IllegalAction
+from engine.events import Event, HandStarted, MatchWon
 from engine.hand import Action, HandResult, HandState, Observation, team_of
 from engine.rules import RuleSet
 from engine.scoring import time_limit_winner
+from engine.seats import Seat
+from engine.view import PublicView, ToAct
+
+V = TypeVar("V", bound=PublicView)
+_NEXT_HAND, _MATCH_OVER = ToAct("next_hand"), ToAct("match_over")
 
 
 def hand_seed(seed: int, hand_number: int) -> int:
@@ -44,24 +52,45 @@ class MatchState(BaseModel):
     def finished(self) -> bool:
         return self.winner is not None
 
-    def apply(self, action: Action) -> None:
-        """Apply an action to the current hand; settle the match when the hand ends."""
+    def apply(self, action: Action) -> list[Event]:
+        """Apply an action to the current hand; settle the match when the hand ends.
+        Returns what happened (the hand's events, then ``MatchWon`` if it ended)."""
         if self.finished:
             raise IllegalAction(errors.WRONG_PHASE, phase="finished")
-        self.hand.apply(action)
+        events = self.hand.apply(action)
         result = self.hand.result
         if result is not None:
             self.results.append(result)
             self.levels = list(result.levels_after)
             self.winner = result.match_winner
+            if self.winner is not None:
+                events.append(MatchWon(self.winner))
+        return events
 
-    def start_next_hand(self) -> None:
+    def check(self, action: Action) -> None:
+        """Raise IllegalAction (with the reason) unless ``action`` is legal now."""
+        if self.finished:
+            raise IllegalAction(errors.WRONG_PHASE, phase="finished")
+        self.hand.check(action)
+
+    def is_legal(self, action: Action) -> bool:
+        return not self.finished and self.hand.is_legal(action)
+
+    def next_actor(self) -> ToAct:
+        """As :meth:`HandState.next_actor`; between hands ``next_hand`` or ``match_over``."""
+        if self.finished:
+            return _MATCH_OVER
+        if self.hand.phase == "done":
+            return _NEXT_HAND
+        return self.hand.next_actor()
+
+    def start_next_hand(self) -> list[Event]:
         if self.finished or self.hand.phase != "done" or self.hand.result is None:
             raise IllegalAction(errors.WRONG_PHASE, phase=self.hand.phase)
         n = self.hand.hand_number + 1
-        self.hand = HandState.new(
-            self.rules, hand_seed(self.seed, n), n, self.hand.result.next_dealer, self.levels
-        )
+        dealer = self.hand.result.next_dealer
+        self.hand = HandState.new(self.rules, hand_seed(self.seed, n), n, dealer, self.levels)
+        return [HandStarted(n, dealer, self.hand.level)]
 
     def check_time_limit(self, elapsed_minutes: float) -> bool:
         """End the match if the time limit passed: higher level wins, equal → defenders.
@@ -82,5 +111,15 @@ class MatchState(BaseModel):
         self.ended_by_time = True
         return True
 
-    def observation(self, seat: int) -> Observation:
-        return self.hand.observation(seat)
+    def public_observation(self) -> PublicView:
+        """The hand's public view, with the match's end (winner, by time) and turn."""
+        return self._with_match(self.hand.public_observation())
+
+    def observation(self, seat: Seat) -> Observation:
+        return self._with_match(self.hand.observation(seat))
+
+    def _with_match(self, view: V) -> V:
+        view.match_winner = self.winner
+        view.ended_by_time = self.ended_by_time
+        view.to_act = self.next_actor()
+        return view

@@ -256,3 +256,21 @@ async def test_with_wrap_the_match_goes_on_past_a(tmp_path):
             assert game.rec.status == "running" and not game.match.finished
             r = next(r for r in game.match.results if r.winner == "defenders")
             assert r.levels_after[r.defenders] < 12  # past A: from 2 on
+
+
+async def test_a_target_level_ends_the_match_there_and_the_table_shows_the_start_level(tmp_path):
+    async with FakeTelegram() as world:
+        alice = world.user("Alice", language_code="en")
+        group = world.group("Table", admins=[alice])
+        async with running_bot(world, tmp_path / "db", next_hand_delay_seconds=0.01) as app:
+            await choose(world, alice, group, "Start level", "J")
+            await choose(world, alice, group, "Match end", "target J")
+            game_id = await start_with_computers(world, group, [alice])
+            assert any("level J" in text for text in world.texts(group))
+            await play_out(world, app, game_id, {0: alice}, group=group)
+            match = service(app).games[game_id].match
+            last = match.results[-1]
+            # the first successful defence at J wins: nobody plays on to A
+            assert match.winner == last.defenders and last.winner == "defenders"
+            assert all(r.levels_before[r.defenders] == RANKS.index("J") for r in match.results)
+            assert any("wins the match" in text for text in world.texts(group))

@@ -1,0 +1,440 @@
+"""The public view, events and queries: what the table may see, what happened, who acts.
+
+A caller (the bot, a computer player) asks the engine these and re-derives no rule.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import islice
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import TypeAdapter
+
+from engine import errors
+from engine.cards import HEARTS, SPADES, parse_cards
+from engine.errors import IllegalAction
+from engine.events import (
+    EVENTS,
+    Buried,
+    Dealt,
+    Declared,
+    HandSettled,
+    HandStarted,
+    KittyTaken,
+    MatchWon,
+    Overturned,
+    Passed,
+    Played,
+    PlayStarted,
+    ThrowFailed,
+    TrickWon,
+    TrumpFromKitty,
+)
+from engine.hand import Bury, Deal, HandState, Pass, Play, PublicView, Show, ToAct
+from engine.match import MatchState
+from engine.rules import PRESETS, RuleSet
+from tests.engine.test_hand import (
+    bury_first,
+    chaodi_hand,
+    give,
+    new_hand,
+    pass_all,
+    play,
+    play_out,
+    position,
+    stack,
+)
+
+PUBLIC = TypeAdapter(PublicView)
+
+
+def run_events(state: HandState, seed: int = 0) -> list:  # type: ignore[type-arg]
+    rng = random.Random(seed)
+    events = []
+    while state.phase != "done":
+        events += state.apply(state.random_action(rng))
+    return events
+
+
+# ---- the public view ---------------------------------------------------------------
+
+
+def test_public_view_says_who_is_winning_the_trick_now():
+    state = position(["AS 3S", "KS 4S", "2H 5H", "QS 6S"])
+    view = state.public_observation()
+    assert view.winning is None and view.current_trick is not None
+    play(state, 0, "AS")
+    assert state.public_observation().winning == 0
+    play(state, 1, "KS")
+    assert state.public_observation().winning == 0
+    play(state, 2, "2H")  # trump level card ruffs
+    assert state.public_observation().winning == 2
+
+
+def test_public_view_keeps_the_last_completed_trick_with_winner_and_points():
+    state = position(["KS 3S", "10S 4S", "5S 6S", "QS 7S"])
+    assert state.public_observation().last_trick is None
+    for seat, card in ((0, "KS"), (1, "10S"), (2, "5S"), (3, "QS")):
+        play(state, seat, card)
+    view = state.public_observation()
+    last = view.last_trick
+    assert last is not None and (last.winner, last.points) == (0, 25)
+    play(state, 0, "3S")
+    last = state.public_observation().last_trick
+    assert last is not None and (last.winner, last.points) == (0, 25)
+
+
+def test_public_view_attackers_points_include_a_failed_throw_and_list_it():
+    # RULES 8.3: a defender's failed throw pays the attackers 10 per card taken back
+    hands = ["9S 8S 8S 4S 4S", "JS 3S 5C 6C 7C", "2S 5D 6D 7D 8D", "3H 4H 6H 7H 8H"]
+    state = position(hands, level="10", trump=HEARTS)
+    play(state, 0, "9S 8S 8S 4S 4S")
+    view = state.public_observation()
+    assert view.attackers_points == 40 == view.points_after(1)
+    (failed,) = view.failed_throws
+    assert (failed.trick, failed.seat, failed.penalty) == (0, 0, 40)
+    assert failed.attempted == tuple(parse_cards("9S 8S 8S 4S 4S"))
+    assert failed.forced == tuple(parse_cards("9S"))
+
+
+def test_public_view_points_and_counts_after_a_past_trick():
+    state = position(["KS 3S", "10S 4S", "5S 6S", "QS 7S"], dealer=1, leader=0)
+    for seat, card in ((0, "KS"), (1, "10S"), (2, "5S"), (3, "QS"), (0, "3S")):
+        play(state, seat, card)
+    view = state.public_observation()
+    assert view.defenders == 1 and view.attackers == 0 and view.defends(3)
+    assert view.points_after(0) == 0
+    assert view.points_after(1) == 25 == view.attackers_points  # seat 0 attacks
+    assert view.counts_after(0) == [2, 2, 2, 2]
+    assert view.counts_after(1) == [1, 1, 1, 1]
+    assert view.counts_after(2) == view.card_counts == [0, 1, 1, 1]
+
+
+def test_public_view_teams_levels_dealer_and_deal_progress():
+    state = new_hand("classic", hand_number=3, dealer=3, levels=[4, 7])
+    state.apply(Deal(n=10))
+    view = state.public_observation()
+    assert view.teams == (0, 1, 0, 1)
+    assert (view.dealer, view.level, view.levels) == (3, 7, [4, 7])
+    # dealt one at a time from the dealer, seat 3
+    assert (view.dealt, view.deal_total, view.card_counts) == (10, 100, [3, 2, 2, 3])
+    assert view.to_act == ToAct("deal")
+
+
+def test_trump_is_public_only_once_set():
+    state = new_hand()
+    give(state, 1, "2H")
+    state.apply(Deal(n=4))
+    assert not state.public_observation().trump_decided
+    state.apply(Show(seat=1, cards=parse_cards("2H")))
+    view = state.public_observation()
+    assert (view.trump_decided, view.trump, view.dealer, view.declarer) == (True, HEARTS, 1, 1)
+    assert [r.kind for r in view.show_records] == ["declare"]
+
+
+def test_kitty_that_decided_the_trump_is_public_and_the_buried_kitty_only_at_the_end():
+    state = new_hand()
+    stack(state, {102: "9C"})  # the kitty's third card
+    state.apply(Deal(n=100))
+    pass_all(state)
+    view = state.public_observation()
+    assert view.kitty_decided and view.kitty_card == parse_cards("9C")[0]
+    assert view.revealed_kitty == state.deck[100:]
+    assert view.trump == 2 and view.kitty is None
+    bury_first(state)
+    assert state.public_observation().kitty is None
+    play_out(state)
+    view = state.public_observation()
+    assert view.kitty == state.kitty and view.result is not None
+
+
+def test_multiplier_counts_overturns():
+    state = chaodi_hand()
+    pass_all(state)
+    bury_first(state)
+    state.apply(Pass(seat=2))
+    state.apply(Show(seat=3, cards=parse_cards("2S 2S")))
+    view = state.public_observation()
+    assert (view.overturns, view.multiplier, view.trump) == (1, 2, SPADES)
+
+
+def test_seat_observation_builds_on_the_public_view():
+    state = chaodi_hand()
+    pass_all(state)
+    bury_first(state)
+    public = PUBLIC.dump_python(state.public_observation())
+    for seat in range(4):
+        obs = state.observation(seat)
+        own = PUBLIC.dump_python(obs)
+        if seat == state.buried_by:
+            assert own.pop("kitty") == state.kitty
+            public_without_kitty = {k: v for k, v in public.items() if k != "kitty"}
+            assert own == public_without_kitty
+        else:
+            assert own == public
+
+
+def test_match_view_names_the_winner():
+    rules = RuleSet.from_preset("classic", start_level="A")
+    match = MatchState.new(rules, 3)
+    assert match.public_observation().match_winner is None
+    events: list = []  # type: ignore[type-arg]
+    rng = random.Random(1)
+    while not match.finished:
+        if match.hand.phase == "done":
+            events += match.start_next_hand()
+        events += match.apply(match.hand.random_action(rng))
+    view = match.public_observation()
+    assert view.match_winner == match.winner is not None
+    assert events[-1] == MatchWon(match.winner)
+    assert match.next_actor() == ToAct("match_over") == view.to_act
+
+
+# ---- events ------------------------------------------------------------------------
+
+
+def test_a_whole_hand_reports_every_moment_in_order():
+    state = new_hand("classic", hand_number=2, dealer=1)
+    give(state, 2, "2H")
+    events = state.apply(Deal(n=4)) + state.apply(Show(seat=2, cards=parse_cards("2H")))
+    assert events == [Dealt(4, 100), Declared(2, (parse_cards("2H")[0],), HEARTS, 1, False)]
+    events = state.apply(Deal(n=96))
+    assert events == [Dealt(100, 100)]
+    events = []
+    for seat in range(4):
+        events += state.apply(Pass(seat=seat))
+    assert events == [Passed(0), Passed(1), Passed(2), Passed(3), KittyTaken(1)]
+    assert state.apply(Bury(seat=1, cards=state.hands[1][:8])) == [Buried(1)]
+    events = []
+    for seat in (2, 3, 0, 1):
+        events += state.apply(Pass(seat=seat))
+    assert events[-1] == PlayStarted(1, HEARTS)
+    events = run_events(state)
+    kinds = Counter(e.kind for e in events)
+    # one per play (a failed throw's forced play too), one per trick
+    assert kinds["played"] == 4 * len(state.tricks) and kinds["trick_won"] == len(state.tricks)
+    assert kinds["hand_settled"] == 1
+    assert isinstance(events[-1], HandSettled) and events[-1].result == state.result
+    won = [e for e in events if isinstance(e, TrickWon)]
+    assert [(e.winner, e.points) for e in won] == [(t.winner, t.points) for t in state.tricks]
+    assert won[-1].attackers_points == state.public_observation().points_after(len(state.tricks))
+    assert EVENTS.validate_python(EVENTS.dump_python(events, mode="json")) == events
+
+
+def test_trump_from_the_kitty_is_an_event():
+    state = new_hand()
+    stack(state, {102: "BJ"})
+    state.apply(Deal(n=100))
+    events = []
+    for seat in range(4):
+        events += state.apply(Pass(seat=seat))
+    kitty = tuple(state.deck[100:])
+    assert events[-2:] == [TrumpFromKitty(kitty, parse_cards("BJ")[0], None, 0), KittyTaken(0)]
+
+
+def test_chaodi_overturn_reports_the_overturn_and_the_kitty_taken():
+    state = chaodi_hand()
+    pass_all(state)
+    bury_first(state)
+    state.apply(Pass(seat=2))
+    events = state.apply(Show(seat=3, cards=parse_cards("2S 2S")))
+    assert events == [Overturned(3, tuple(parse_cards("2S 2S")), SPADES, 1, 2), KittyTaken(3)]
+
+
+def test_failed_throw_event_carries_the_forced_play_and_penalty():
+    hands = ["9S 8S 8S 4S 4S", "JS 3S 5C 6C 7C", "2S 5D 6D 7D 8D", "3H 4H 6H 7H 8H"]
+    state = position(hands, level="10", trump=HEARTS)
+    events = state.apply(Play(seat=0, cards=parse_cards("9S 8S 8S 4S 4S")))
+    tried, forced = tuple(parse_cards("9S 8S 8S 4S 4S")), tuple(parse_cards("9S"))
+    assert events == [ThrowFailed(0, tried, forced, 40), Played(0, forced, 0)]
+
+
+def test_next_hand_reports_its_start():
+    match = MatchState.new(RuleSet.from_preset("classic"), 5)
+    rng = random.Random(0)
+    while match.hand.phase != "done":
+        match.apply(match.hand.random_action(rng))
+    assert match.next_actor() == ToAct("next_hand")
+    dealer = match.hand.result.next_dealer  # type: ignore[union-attr]
+    assert match.start_next_hand() == [HandStarted(2, dealer, match.hand.level)]
+
+
+# ---- queries -----------------------------------------------------------------------
+
+
+def test_next_actor_through_a_hand():
+    state = chaodi_hand()
+    assert state.next_actor() == ToAct("window", (0, 1, 2, 3))
+    state.apply(Pass(seat=2))
+    assert state.next_actor().seats == (0, 1, 3)
+    state.apply(Pass(seat=0))
+    state.apply(Pass(seat=1))
+    state.apply(Pass(seat=3))
+    assert state.next_actor() == ToAct("bury", (1,)) and state.next_actor().seat == 1
+    bury_first(state)
+    assert state.next_actor() == ToAct("chaodi", (2,))
+    pass_all(state, (2, 3, 0, 1))
+    assert state.next_actor() == ToAct("play", (1,))
+    play_out(state)
+    assert state.next_actor() == ToAct("hand_over") and state.next_actor().seat is None
+
+
+def test_cards_to_play_one_card_follow_is_one_tap():
+    state = position(["AS 3S", "KS 4S", "2H 5S", "QS 6S"])
+    assert state.cards_to_play(0) is None  # a lead: any number
+    assert state.cards_to_play(1) is None  # not its turn
+    play(state, 0, "AS")
+    assert state.cards_to_play(1) == 1
+    state = position(["AS AS 3S", "KS KS 4S", "2H 5S 5S", "QS 6S 6S"])
+    play(state, 0, "AS AS")
+    assert state.cards_to_play(1) == 2
+    state = chaodi_hand()
+    pass_all(state)
+    assert state.cards_to_play(1) == 8
+
+
+def test_is_legal_answers_without_changing_the_state():
+    state = position(["AS 3S", "KS 4H", "2H 5S", "QS 6S"])
+    before = state.model_dump_json()
+    assert state.is_legal(Play(seat=0, cards=parse_cards("AS")))
+    assert not state.is_legal(Play(seat=1, cards=parse_cards("KS")))
+    with pytest.raises(IllegalAction) as e:
+        state.check(Play(seat=0, cards=parse_cards("AS 3S 3S")))
+    assert e.value.reason == errors.NOT_IN_HAND
+    assert state.model_dump_json() == before
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_is_legal_agrees_with_apply(preset: str):
+    rules = RuleSet.from_preset(preset)
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = HandState.new(rules, seed, 1 + seed % 2, seed % 4)
+        while state.phase != "done":
+            seat = rng.randrange(4)
+            cards = rng.sample(state.hands[seat], min(len(state.hands[seat]), rng.randint(1, 8)))
+            for action in (
+                Play(seat=seat, cards=cards),
+                Bury(seat=seat, cards=cards),
+                Show(seat=seat, cards=cards[:2]),
+                Pass(seat=seat),
+                *islice(state.legal_actions(seat), 6),
+            ):
+                if isinstance(action, Bury | Play) and len(action.cards) > 8:
+                    continue
+                before = state.model_dump_json()
+                legal = state.is_legal(action)
+                assert state.model_dump_json() == before
+                trial = state.model_copy(deep=True)
+                try:
+                    trial.apply(action)
+                    applied = True
+                except IllegalAction:
+                    applied = False
+                assert legal == applied, action
+                if rng.random() < 0.02:
+                    break
+            state.apply(state.random_action(rng))
+
+
+# ---- nothing hidden leaks ------------------------------------------------------------
+
+
+def hidden_places(state: HandState) -> list[tuple[int, list[int], int]]:
+    """Where cards lie that no public view may depend on, as (holder, list, index): the
+    four hands, the kitty until the hand is over, the cards not dealt yet."""
+    places = [(seat, hand, k) for seat, hand in enumerate(state.hands) for k in range(len(hand))]
+    if state.phase != "done":
+        places += [(4, state.kitty, k) for k in range(len(state.kitty))]
+    if state.phase == "dealing":
+        places += [(5, state.deck, k) for k in range(state.dealt, len(state.deck))]
+    return places
+
+
+def public_cards(view: PublicView) -> set[int]:
+    """Every card the public view names."""
+    seen: set[int] = set()
+    for _, cards in view.shows:
+        seen.update(cards)
+    for trick in view.tricks:
+        for p in trick.plays:
+            seen.update(p.cards)
+            seen.update(p.attempted or ())
+    seen.update(view.revealed_kitty or ())
+    seen.update(view.kitty or ())
+    if view.result is not None:
+        seen.update(view.result.kitty)
+    return seen
+
+
+def shown_or_played(state: HandState) -> set[int]:
+    """Cards the table has seen: shows, plays and tried throws, the kitty when public."""
+    seen: set[int] = set()
+    for s in state.declaring.shows:
+        seen.update(s.cards)
+    for trick in state.tricks:
+        for p in trick.plays:
+            seen.update(p.cards)
+            seen.update(p.attempted or ())
+    seen.update(state.revealed_kitty or ())
+    if state.phase == "done":
+        seen.update(state.kitty)
+    return seen
+
+
+def swap_hidden(state: HandState, rng: random.Random) -> HandState | None:
+    """A copy that differs only in where two different hidden cards lie (None if the
+    hidden cards all lie in one place)."""
+    other = state.model_copy(deep=True)
+    places = hidden_places(other)
+    if len(places) < 2:
+        return None
+    for _ in range(50):
+        (ha, la, ia), (hb, lb, ib) = rng.sample(places, 2)
+        if ha != hb and la[ia] != lb[ib]:
+            la[ia], lb[ib] = lb[ib], la[ia]
+            return other
+    return None
+
+
+def assert_same_public_view(a: HandState, b: HandState) -> None:
+    va, vb = a.public_observation(), b.public_observation()
+    assert PUBLIC.dump_python(va) == PUBLIC.dump_python(vb)
+    assert va.winning == vb.winning
+    assert va.failed_throws == vb.failed_throws
+    assert va.last_trick == vb.last_trick
+    assert a.next_actor() == b.next_actor()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), preset=st.sampled_from(PRESETS), twos=st.booleans())
+def test_public_view_of_a_seat_free_observer_leaks_no_hidden_card(
+    seed: int, preset: str, twos: bool
+):
+    rules = RuleSet.from_preset(preset, permanent_twos=twos)
+    rng = random.Random(seed)
+    hand_number = 1 + seed % 2
+    state = HandState.new(rules, seed, hand_number, None if hand_number == 1 else seed % 4)
+    while True:
+        view = state.public_observation()
+        # every card the view names was shown, played or publicly revealed
+        assert not public_cards(view) - shown_or_played(state)
+        assert view.kitty is None or state.phase == "done"
+        if rng.random() < 0.2 or state.phase == "done":
+            other = swap_hidden(state, rng)
+            if other is not None:
+                assert other != state
+                assert_same_public_view(state, other)
+        if state.phase == "done":
+            break
+        events = state.apply(state.random_action(rng))
+        # events are public too: they name only cards the table has seen
+        named: set[int] = set()
+        for e in events:
+            for field in ("cards", "attempted", "forced", "kitty"):
+                named.update(getattr(e, field, ()) or ())
+        assert not named - shown_or_played(state)
