@@ -27,7 +27,7 @@ def card_label(card: int, lang: str) -> str:
         return t(lang, "card.bj")
     if card == LJ:
         return t(lang, "card.lj")
-    return SUIT_MARKS[card // 13] + RANKS[card % 13]
+    return SUIT_MARKS[suit_of(card)] + RANKS[rank_of(card)]  # type: ignore[index]
 
 
 def cards_label(cards: Iterable[int], lang: str) -> str:

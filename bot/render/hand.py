@@ -14,6 +14,8 @@ side suit starting its own row, at most :data:`ROW` buttons a row.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import codec
@@ -22,17 +24,20 @@ from bot.models import GameRecord
 from bot.outbox import Content
 from bot.render.cards import card_label, cards_label, counts_label, hand_lines, suit_groups
 from bot.render.table import (
+    BEFORE_PLAY,
     kitty_decided,
     name_of,
     play_text,
+    points_line,
     rank_label,
     result_lines,
-    show_line,
+    shows_block,
+    tricks_shown,
     trump_label,
-    winning_now,
 )
-from engine.hand import DEALT, HandState, Observation, Trick, team_of
 from engine.match import MatchState
+from engine.records import Trick
+from engine.view import Observation
 
 ROW = 8
 
@@ -40,11 +45,10 @@ ROW = 8
 def hand_message(rec: GameRecord, match: MatchState, seat: int) -> tuple[Content, bool]:
     """The DM content for ``seat`` and whether it is this seat's turn to act."""
     obs = match.observation(seat)
-    hand = match.hand
     lang = rec.seat_lang(seat)
     s = rec.seats[seat]
-    lines = [_header(rec, hand, obs, lang), ""]
-    lines += _situation(rec, match, obs, lang)
+    lines = [_header(rec, obs, lang), ""]
+    lines += _situation(rec, obs, lang)
     if obs.kitty and obs.phase != "done":
         lines.append(t(lang, "dm.kitty", cards=cards_label(obs.kitty, lang)))
     if rec.group_gone:
@@ -54,30 +58,23 @@ def hand_message(rec: GameRecord, match: MatchState, seat: int) -> tuple[Content
     if s.auto:
         lines.append(t(lang, "dm.auto"))
     if obs.hand:
-        lines.append("")
-        lines.append(
-            t(
-                lang,
-                "dm.your_cards",
-                counts=counts_label(obs.ctx, obs.hand, lang),
-                n=t(lang, "table.count", n=len(obs.hand)),
-            )
-        )
+        counts = counts_label(obs.ctx, obs.hand, lang)
+        n = t(lang, "table.count", n=len(obs.hand))
+        lines += ["", t(lang, "dm.your_cards", counts=counts, n=n)]
         if obs.phase not in ("burying", "playing"):  # no card buttons: the cards as text
             lines += hand_lines(obs.ctx, obs.hand, lang)
     if obs.phase in ("burying", "playing") and s.selection:
         lines.append(t(lang, "dm.selected", cards=cards_label(obs.ctx.sorted(s.selection), lang)))
-    prompt = _prompt(rec, obs, lang)
+    one_tap = obs.phase == "playing" and match.hand.cards_to_play(seat) == 1
+    prompt = _prompt(rec, obs, one_tap, lang)
     if prompt:
         lines += ["", prompt]
     return Content("\n".join(lines), _keyboard(rec, match, obs, lang)), obs.my_turn
 
 
-def _header(rec: GameRecord, hand: HandState, obs: Observation, lang: str) -> str:
-    role = ""
-    if obs.dealer is not None:
-        defending = team_of(obs.dealer) == team_of(obs.seat)
-        role = t(lang, "dm.defending" if defending else "dm.attacking")
+def _header(rec: GameRecord, obs: Observation, lang: str) -> str:
+    defends = obs.defends(obs.seat)
+    role = "" if defends is None else t(lang, "dm.defending" if defends else "dm.attacking")
     dealer = name_of(rec, obs.dealer, lang) if obs.dealer is not None else "?"
     return t(
         lang,
@@ -85,26 +82,26 @@ def _header(rec: GameRecord, hand: HandState, obs: Observation, lang: str) -> st
         group=rec.chat_title or "?",
         n=obs.hand_number,
         seat=obs.seat + 1,
-        team=t(lang, f"team.short.{team_of(obs.seat)}"),
+        team=t(lang, f"team.short.{obs.team_of(obs.seat)}"),
         role=role,
         level=rank_label(obs.level),
-        trump=trump_label(hand, lang),
+        trump=trump_label(obs, lang),
         dealer=dealer,
         a=rank_label(obs.levels[0]),
         b=rank_label(obs.levels[1]),
     )
 
 
-def _trick_line(rec: GameRecord, hand: HandState, trick: Trick, number: int, lang: str) -> str:
+def _trick_line(rec: GameRecord, obs: Observation, number: int, trick: Trick, lang: str) -> str:
     """A trick on one line: who played what, the winner or who is winning it now."""
-    best = winning_now(hand, trick)
+    best = obs.winning if trick.winner is None else None
     plays = " · ".join(
         t(
             lang,
             "dm.play",
             name=name_of(rec, p.seat, lang),
-            cards=play_text(rec, hand, p, lang),
-            mark=t(lang, "table.best") if p.seat == best and trick.winner is None else "",
+            cards=play_text(obs, p, lang),
+            mark=t(lang, "table.best") if p.seat == best else "",
         )
         for p in trick.plays
     )
@@ -114,44 +111,35 @@ def _trick_line(rec: GameRecord, hand: HandState, trick: Trick, number: int, lan
     return t(lang, "dm.trick", n=number, plays=plays or "—")
 
 
-def _situation(rec: GameRecord, match: MatchState, obs: Observation, lang: str) -> list[str]:
-    hand = match.hand
+def _situation(rec: GameRecord, obs: Observation, lang: str) -> list[str]:
     phase = obs.phase
     lines: list[str] = []
-    if phase in ("dealing", "after_deal", "burying", "chaodi"):
-        for show in hand.declaring.shows:
-            lines.append(show_line(rec, show.seat, show.kind, list(show.cards), lang))
-        decided = kitty_decided(hand, lang)
+    if phase in BEFORE_PLAY:
+        lines += shows_block(rec, obs, lang)
+        decided = kitty_decided(obs, lang)
         if decided:
             lines.append(decided)
     if phase == "dealing":
-        lines.append(t(lang, "table.dealing", dealt=obs.dealt, total=DEALT))
+        lines.append(t(lang, "table.dealing", dealt=obs.dealt, total=obs.deal_total))
     elif phase == "burying" and not obs.my_turn:
         lines.append(t(lang, "table.burying", name=name_of(rec, obs.turn, lang)))  # type: ignore[arg-type]
     elif phase == "chaodi" and not obs.my_turn:
         lines.append(t(lang, "table.chaodi", name=name_of(rec, obs.turn, lang)))  # type: ignore[arg-type]
-    elif phase in ("playing", "done"):
-        done = [i for i, tr in enumerate(obs.tricks) if tr.winner is not None]
-        if done:  # the last completed trick, until the next one completes
-            lines.append(_trick_line(rec, hand, obs.tricks[done[-1]], done[-1] + 1, lang))
-        current = obs.current_trick
-        if current is not None:
-            lines.append(_trick_line(rec, hand, current, len(obs.tricks), lang))
-        if phase == "playing":
-            lines.append(t(lang, "table.points", points=obs.attackers_points))
-    if phase == "done" and obs.result is not None:
-        r = obs.result
-        lines.append("")
-        lines.append(t(lang, "result.title", n=obs.hand_number))
-        lines += result_lines(rec, match, lang)
-        if match.winner is None:
-            lines.append(
-                t(lang, "result.next_dealer.final", name=name_of(rec, r.next_dealer, lang))
-            )
+    elif phase == "playing":
+        # the last completed trick stays in view until the next one completes
+        lines += [_trick_line(rec, obs, n, trick, lang) for n, trick in tricks_shown(obs)]
+        lines.append(points_line(obs, lang))
+    elif phase == "done" and obs.result is not None:
+        lines += [_trick_line(rec, obs, n, trick, lang) for n, trick in tricks_shown(obs)]
+        lines += ["", t(lang, "result.title", n=obs.hand_number)]
+        lines += result_lines(rec, obs, lang)
+        if obs.match_winner is None:
+            next_dealer = name_of(rec, obs.result.next_dealer, lang)
+            lines.append(t(lang, "result.next_dealer.final", name=next_dealer))
     return lines
 
 
-def _prompt(rec: GameRecord, obs: Observation, lang: str) -> str:
+def _prompt(rec: GameRecord, obs: Observation, one_tap: bool, lang: str) -> str:
     """What this player is asked to do now; the turn unmistakable."""
     phase = obs.phase
     if phase == "dealing":
@@ -166,7 +154,7 @@ def _prompt(rec: GameRecord, obs: Observation, lang: str) -> str:
         return t(lang, "dm.bury", n=len(rec.seats[obs.seat].selection))
     if phase == "chaodi":
         return t(lang, "dm.chaodi")
-    return t(lang, "dm.your_turn")
+    return t(lang, "dm.your_turn.one_tap" if one_tap else "dm.your_turn")
 
 
 def _keyboard(
@@ -184,7 +172,9 @@ def _keyboard(
         rows += _card_rows(obs, s.selection, cb, lang)
     actions: list[InlineKeyboardButton] = []
     for option in obs.show_options[:6]:
-        label = t(lang, "btn.show", cards=cards_label(option, lang))
+        # the button says what the show does: 亮主 / 加固 / 反主
+        action = t(lang, f"btn.show.{match.hand.show_action(obs.seat, option)}")
+        label = t(lang, "btn.show", action=action, cards=cards_label(option, lang))
         actions.append(
             InlineKeyboardButton(label, callback_data=cb("D", codec.encode_cards(option)))
         )
@@ -212,7 +202,9 @@ def _keyboard(
     return InlineKeyboardMarkup(rows) if rows else None
 
 
-def _card_rows(obs: Observation, selection: list[int], cb, lang: str):  # noqa: ANN001, ANN202
+def _card_rows(
+    obs: Observation, selection: list[int], cb: Callable[..., str], lang: str
+) -> list[list[InlineKeyboardButton]]:
     """One button per card copy, by suit class: every class (and the top trumps)
     starts a row of its own."""
     rows: list[list[InlineKeyboardButton]] = []

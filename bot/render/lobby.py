@@ -11,6 +11,7 @@ from bot.i18n import t
 from bot.models import GameRecord, Seat
 from bot.outbox import Content
 from bot.render.cards import rank_label
+from engine.seats import SEATS, TEAMS
 
 
 def seat_name(seat: Seat, lang: str) -> str:
@@ -28,10 +29,11 @@ def deep_link(bot_username: str, payload: str) -> str:
 def lobby(rec: GameRecord, bot_username: str) -> Content:
     lang = rec.lang
     lines = [t(lang, "lobby.title"), ""]
-    for team, seats in ((0, (0, 2)), (1, (1, 3))):
+    for team in sorted(set(TEAMS)):
         lines.append(t(lang, "lobby.team", team=t(lang, f"team.{team}")))
-        for i in seats:
-            lines.append(f"  {i + 1}. {seat_name(rec.seats[i], lang)}")
+        for i in SEATS:
+            if TEAMS[i] == team:
+                lines.append(f"  {i + 1}. {seat_name(rec.seats[i], lang)}")
     lines.append("")
     lines.append(
         t(

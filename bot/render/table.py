@@ -22,186 +22,170 @@ from bot.models import GameRecord
 from bot.outbox import Content
 from bot.render.cards import cards_label, rank_label, suit_label
 from bot.render.names import clip
-from engine.hand import DEALT, HandState, Trick, team_of
 from engine.match import MatchState
-from engine.tricks import trick_winner
+from engine.records import PlayRecord, Trick
+from engine.seats import SEATS, Seat
+from engine.view import PublicView
 
 NAME_LIMIT = 16  # graphemes of a name in a table line
+BEFORE_PLAY = ("dealing", "after_deal", "burying", "chaodi")
 
 
-def name_of(rec: GameRecord, seat: int, lang: str | None = None) -> str:
+def name_of(rec: GameRecord, seat: Seat, lang: str | None = None) -> str:
     s = rec.seats[seat]
     if s.computer:
         return t(lang or rec.lang, "computer_seat", n=seat + 1)
     return escape(clip(s.name or "?", NAME_LIMIT))
 
 
-def trump_label(hand: HandState, lang: str) -> str:
-    return suit_label(hand.trump, lang) if hand.declaring.trump_decided else "?"
+def trump_label(view: PublicView, lang: str) -> str:
+    return suit_label(view.trump, lang) if view.trump_decided else "?"
 
 
-def header(rec: GameRecord, hand: HandState, lang: str) -> str:
-    dealer = name_of(rec, hand.dealer, lang) if hand.dealer is not None else "?"
+def header(rec: GameRecord, view: PublicView, lang: str) -> str:
+    dealer = name_of(rec, view.dealer, lang) if view.dealer is not None else "?"
     return t(
         lang,
         "table.header",
-        n=hand.hand_number,
-        level=rank_label(hand.level),
-        trump=trump_label(hand, lang),
+        n=view.hand_number,
+        level=rank_label(view.level),
+        trump=trump_label(view, lang),
         dealer=dealer,
         # the levels this hand is played at (the result tells the new ones)
-        a=rank_label(hand.levels[0]),
-        b=rank_label(hand.levels[1]),
+        a=rank_label(view.levels[0]),
+        b=rank_label(view.levels[1]),
     )
 
 
-def seats_block(rec: GameRecord, hand: HandState) -> str:
+def seats_block(rec: GameRecord, view: PublicView) -> str:
     lang = rec.lang
     lines = []
-    for seat in range(4):
-        mark = "▶" if hand.turn == seat and hand.phase != "done" else "  "
-        role = t(lang, "role.dealer") if seat == hand.dealer else ""
+    for seat in SEATS:
+        mark = "▶" if seat == view.turn and view.phase != "done" else "  "
+        role = t(lang, "role.dealer") if seat == view.dealer else ""
         auto = " 🤖" if rec.seats[seat].auto else ""
-        team = t(lang, f"team.short.{team_of(seat)}")
-        count = t(lang, "table.count", n=len(hand.hands[seat]))
+        team = t(lang, f"team.short.{view.team_of(seat)}")
+        count = t(lang, "table.count", n=view.card_counts[seat])
         lines.append(f"{mark}{seat + 1}. {name_of(rec, seat)} [{team}]{role}{auto} · {count}")
     return "\n".join(lines)
 
 
-def show_line(rec: GameRecord, seat: int, kind: str, cards: list[int], lang: str) -> str:
-    return t(
-        lang,
-        "table.show",
-        name=name_of(rec, seat, lang),
-        action=t(lang, f"show.{kind}"),
-        cards=cards_label(cards, lang),
-    )
+def shows_block(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
+    """Each show of the hand with what it did (亮主 / 加固 / 反主)."""
+    return [
+        t(
+            lang,
+            "table.show",
+            name=name_of(rec, s.seat, lang),
+            action=t(lang, f"show.{s.kind}"),
+            cards=cards_label(s.cards, lang),
+        )
+        for s in view.show_records
+    ]
 
 
-def shows_block(rec: GameRecord, hand: HandState, lang: str) -> list[str]:
-    return [show_line(rec, s.seat, s.kind, list(s.cards), lang) for s in hand.declaring.shows]
-
-
-def kitty_decided(hand: HandState, lang: str) -> str | None:
+def kitty_decided(view: PublicView, lang: str) -> str | None:
     """Nobody declared: the kitty was shown to all and set the trump (RULES.md 5)."""
-    if hand.revealed_kitty is None:
+    if not view.kitty_decided or view.revealed_kitty is None:
         return None
-    cards = cards_label(hand.revealed_kitty, lang)
-    if hand.trump is None:
+    cards = cards_label(view.revealed_kitty, lang)
+    if view.trump is None:
         return t(lang, "table.kitty_decided.nt", cards=cards)
-    return t(lang, "table.kitty_decided", cards=cards, trump=suit_label(hand.trump, lang))
+    return t(lang, "table.kitty_decided", cards=cards, trump=suit_label(view.trump, lang))
 
 
-def winning_now(hand: HandState, trick: Trick) -> int | None:
-    """The seat whose play currently wins ``trick`` (the engine's judgement)."""
-    if trick.winner is not None:
-        return trick.winner
-    if not trick.plays:
-        return None
-    index = trick_winner(hand.ctx, [p.cards for p in trick.plays])
-    return trick.plays[index].seat
-
-
-def play_text(rec: GameRecord, hand: HandState, play, lang: str) -> str:  # noqa: ANN001
-    cards = cards_label(hand.ctx.sorted(list(play.cards)), lang)
+def play_text(view: PublicView, play: PlayRecord, lang: str) -> str:
+    cards = cards_label(view.ctx.sorted(list(play.cards)), lang)
     if play.attempted is None:
         return cards
-    tried = cards_label(hand.ctx.sorted(list(play.attempted)), lang)
+    tried = cards_label(view.ctx.sorted(list(play.attempted)), lang)
     return t(lang, "table.failed_throw", tried=tried, cards=cards)
 
 
-def trick_block(
-    rec: GameRecord, hand: HandState, trick: Trick, number: int, lang: str
-) -> list[str]:
-    """A trick in full, one line per play: the winner (or who wins it now) marked."""
-    lines = []
-    if trick.winner is not None:
-        lines.append(
-            t(
-                lang,
-                "table.trick_won",
-                n=number,
-                name=name_of(rec, trick.winner, lang),
-                points=trick.points,
-            )
-        )
-    else:
-        lines.append(t(lang, "table.trick", n=number))
-    best = winning_now(hand, trick) if trick.winner is None else None
-    for play in trick.plays:
-        mark = t(lang, "table.best") if play.seat == best else ""
-        lines.append(
-            t(
-                lang,
-                "table.play",
-                name=name_of(rec, play.seat, lang),
-                cards=play_text(rec, hand, play, lang),
-            )
-            + mark
-        )
-    if trick.winner is None and hand.turn is not None:
-        lines.append(t(lang, "table.waiting", name=name_of(rec, hand.turn, lang)))
-    return lines
-
-
-def tricks_shown(hand: HandState) -> list[tuple[int, Trick]]:
-    """The last completed trick and the current one, numbered from 1."""
+def tricks_shown(view: PublicView) -> list[tuple[int, Trick]]:
+    """The last completed trick and the current one, with their numbers (from 1)."""
+    n = len(view.tricks)
+    current = view.current_trick
     out = []
-    tricks = hand.tricks
-    done = [i for i, tr in enumerate(tricks) if tr.winner is not None]
-    if done:
-        out.append((done[-1] + 1, tricks[done[-1]]))
-    if tricks and tricks[-1].winner is None:
-        out.append((len(tricks), tricks[-1]))
+    last = view.last_trick
+    if last is not None:
+        out.append((n - 1 if current is not None else n, last))
+    if current is not None:
+        out.append((n, current))
     return out
 
 
-def situation(rec: GameRecord, hand: HandState, lang: str) -> list[str]:
+def trick_block(
+    rec: GameRecord, view: PublicView, number: int, trick: Trick, lang: str
+) -> list[str]:
+    """A trick in full, one line per play: its winner, or who is winning it now."""
+    if trick.winner is not None:
+        won = name_of(rec, trick.winner, lang)
+        lines = [t(lang, "table.trick_won", n=number, name=won, points=trick.points)]
+        best = None
+    else:
+        lines = [t(lang, "table.trick", n=number)]
+        best = view.winning
+    for play in trick.plays:
+        mark = t(lang, "table.best") if play.seat == best else ""
+        text = play_text(view, play, lang)
+        lines.append(t(lang, "table.play", name=name_of(rec, play.seat, lang), cards=text) + mark)
+    if trick.winner is None and view.turn is not None:
+        lines.append(t(lang, "table.waiting", name=name_of(rec, view.turn, lang)))
+    return lines
+
+
+def situation(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
     """What happens before the first lead: the deal, the shows, the kitty."""
-    lines = shows_block(rec, hand, lang)
-    decided = kitty_decided(hand, lang)
+    lines = shows_block(rec, view, lang)
+    decided = kitty_decided(view, lang)
     if decided:
         lines.append(decided)
     elif not lines:
         lines.append(t(lang, "table.no_show"))
-    phase = hand.phase
+    phase = view.phase
     if phase == "dealing":
-        lines.append(t(lang, "table.dealing", dealt=hand.dealt, total=DEALT))
+        lines.append(t(lang, "table.dealing", dealt=view.dealt, total=view.deal_total))
     elif phase == "after_deal":
-        waiting = ", ".join(name_of(rec, i, lang) for i in range(4) if hand.can_pass(i))
+        waiting = ", ".join(name_of(rec, s, lang) for s in view.waiting_for)
         lines.append(t(lang, "table.window", names=waiting))
     elif phase == "burying":
-        lines.append(t(lang, "table.burying", name=name_of(rec, hand.turn, lang)))  # type: ignore[arg-type]
+        lines.append(t(lang, "table.burying", name=name_of(rec, view.turn, lang)))  # type: ignore[arg-type]
     elif phase == "chaodi":
-        lines.append(t(lang, "table.chaodi", name=name_of(rec, hand.turn, lang)))  # type: ignore[arg-type]
+        lines.append(t(lang, "table.chaodi", name=name_of(rec, view.turn, lang)))  # type: ignore[arg-type]
     return lines
+
+
+def points_line(view: PublicView, lang: str) -> str:
+    team = t(lang, f"team.short.{view.attackers}")
+    return t(lang, "table.points", team=team, points=view.attackers_points)
 
 
 def table_message(rec: GameRecord, match: MatchState, bot_username: str = "bot") -> Content:
     """The hand's live table, whole at every render; with the "Take seat" links of
     seats another member may take over while the hand runs."""
-    lang, hand = rec.lang, match.hand
-    lines = [header(rec, hand, lang), "", seats_block(rec, hand), ""]
-    if hand.phase in ("dealing", "after_deal", "burying", "chaodi"):
-        lines += situation(rec, hand, lang)
+    lang, view = rec.lang, match.public_observation()
+    lines = [header(rec, view, lang), "", seats_block(rec, view), ""]
+    if view.phase in BEFORE_PLAY:
+        lines += situation(rec, view, lang)
     else:
-        decided = kitty_decided(hand, lang)
+        decided = kitty_decided(view, lang)
         if decided:
             lines.append(decided)
-        for number, trick in tricks_shown(hand):
-            lines += trick_block(rec, hand, trick, number, lang)
+        for number, trick in tricks_shown(view):
+            lines += trick_block(rec, view, number, trick, lang)
             lines.append("")
-        lines.append(t(lang, "table.points", points=hand.attackers_points))
+        lines.append(points_line(view, lang))
     markup = None
-    if hand.phase != "done":
+    if view.phase != "done":
         markup = takeover_markup(rec, bot_username, takeable(rec))
     return Content("\n".join(lines).strip(), markup)
 
 
-def result_lines(rec: GameRecord, match: MatchState, lang: str) -> list[str]:
+def result_lines(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
     """The hand's outcome: the kitty, the points, who holds or takes over by how many
     levels, the levels now, and the match's end when it ended."""
-    r = match.hand.result
+    r = view.result
     assert r is not None
     lines = [t(lang, "result.kitty", cards=cards_label(r.kitty, lang), points=r.kitty_points)]
     lines.append(
@@ -216,25 +200,16 @@ def result_lines(rec: GameRecord, match: MatchState, lang: str) -> list[str]:
     )
     if r.multiplier > 1:
         lines.append(t(lang, "result.multiplier", m=r.multiplier))
-    lines.append(
-        t(lang, "result.outcome", side=t(lang, f"result.winner.{r.winner}"), steps=r.steps)
-    )
-    lines.append(
-        t(lang, "result.levels", a=rank_label(r.levels_after[0]), b=rank_label(r.levels_after[1]))
-    )
-    if match.winner is not None:
-        team = match.winner
-        names = " & ".join(name_of(rec, s, lang) for s in range(4) if team_of(s) == team)
-        if match.ended_by_time:  # RULES.md 11: at the limit the higher level wins
-            lines.append(
-                t(
-                    lang,
-                    "result.by_time",
-                    minutes=match.rules.time_limit_min,
-                    a=rank_label(match.levels[0]),
-                    b=rank_label(match.levels[1]),
-                )
-            )
+    side = t(lang, f"result.winner.{r.winner}")
+    lines.append(t(lang, "result.outcome", side=side, steps=r.steps))
+    a, b = (rank_label(x) for x in r.levels_after)
+    lines.append(t(lang, "result.levels", a=a, b=b))
+    team = view.match_winner
+    if team is not None:
+        names = " & ".join(name_of(rec, s, lang) for s in SEATS if view.team_of(s) == team)
+        if view.ended_by_time:  # RULES.md 11: at the limit the higher level wins
+            minutes = view.rules.time_limit_min
+            lines.append(t(lang, "result.by_time", minutes=minutes, a=a, b=b))
         lines.append(t(lang, "result.match_won", team=t(lang, f"team.{team}"), names=names))
     return lines
 
@@ -242,19 +217,19 @@ def result_lines(rec: GameRecord, match: MatchState, lang: str) -> list[str]:
 def result_message(rec: GameRecord, match: MatchState, live: bool = True) -> Content:
     """The hand's result; ``live`` False: its "Next hand" button is gone (the next hand
     started, or the game was ended)."""
-    lang, hand = rec.lang, match.hand
-    r = hand.result
+    lang, view = rec.lang, match.public_observation()
+    r = view.result
     assert r is not None
-    lines = [t(lang, "result.title", n=hand.hand_number), ""]
-    lines += result_lines(rec, match, lang)
-    if match.winner is not None:
+    lines = [t(lang, "result.title", n=view.hand_number), ""]
+    lines += result_lines(rec, view, lang)
+    if view.match_winner is not None:
         return Content("\n".join(lines))
     # once the next hand started (or the game was ended) "starts shortly" is untrue
     key = "result.next_dealer" if live else "result.next_dealer.final"
     lines.append(t(lang, key, name=name_of(rec, r.next_dealer)))
     if not live:
         return Content("\n".join(lines))
-    data = codec.Press("G", rec.id, hand.hand_number, hand.version).encode()
+    data = codec.Press("G", rec.id, view.hand_number, view.version).encode()
     markup = InlineKeyboardMarkup(
         [[InlineKeyboardButton(t(lang, "btn.next_hand"), callback_data=data)]]
     )
@@ -288,9 +263,8 @@ def group_messages(
 ) -> list[tuple[str, Content]]:
     """Every group message of the current hand that may still change, oldest first:
     the hand's table, then its result once the hand is over."""
-    hand = match.hand
-    base = f"g{rec.id}:h{hand.hand_number}"
+    base = f"g{rec.id}:h{match.hand_number}"
     out = [(f"{base}:table", table_message(rec, match, bot_username))]
-    if hand.phase == "done":
+    if match.hand.is_terminal:
         out.append((f"{base}:result", result_message(rec, match, live=rec.status == "running")))
     return out

@@ -4,6 +4,8 @@ player's DM hand, the result; names cut without breaking an emoji."""
 import random
 import re
 
+from bot import codec
+from bot.i18n import t
 from bot.models import GameRecord, Seat
 from bot.render.cards import card_label, cards_label, rank_label, suit_label
 from bot.render.hand import ROW, hand_message
@@ -11,7 +13,7 @@ from bot.render.lobby import lobby
 from bot.render.names import clip
 from bot.render.table import group_messages, result_message, table_message
 from engine.cards import BJ, LJ
-from engine.hand import Bury, Deal, Pass, Play
+from engine.hand import Bury, Deal, Pass, Play, Show
 from engine.match import MatchState
 from engine.players import choose_action, choose_bury, suggest
 from engine.ranking import TRUMP
@@ -217,7 +219,8 @@ def test_the_group_table_shows_the_trick_as_it_grows_with_who_is_winning_it():
         marked = [line for line in lines if line.endswith("⬅ winning")]
         assert len(marked) == 1 and marked[0].startswith(NAMES[best] + ":")
         assert lines[-1] == f"… {NAMES[hand.turn]} to play"
-        assert f"Attackers' points: <b>{hand.attackers_points}</b>" in text
+        attackers = "B" if hand.dealer in (0, 2) else "A"
+        assert f"Attackers' points (team {attackers}): <b>{hand.attackers_points}</b>" in text
 
 
 def test_every_group_table_holds_the_last_completed_trick_in_full():
@@ -350,3 +353,50 @@ def test_names_are_cut_by_graphemes_never_inside_an_emoji():
     for n in range(1, 30):
         cut = clip(name, n)
         assert "\u200d…" not in cut and cut.count("\u200d") % 3 == 0
+
+
+def test_each_show_button_says_what_the_show_does():
+    labels = {"en": set(), "zh": set()}
+    for seed in range(30):
+        m = MatchState.new(RuleSet.from_preset("classic"), seed)
+        m.apply(Deal(n=100))
+        hand = m.hand
+        for _ in range(3):  # a few shows in the after-deal window
+            offered = []
+            for seat in range(4):
+                for lang in ("en", "zh"):
+                    content, _ = hand_message(record(lang), m, seat)
+                    for row in content.markup.inline_keyboard:
+                        for b in row:
+                            if b.callback_data.startswith("D|"):
+                                cards = codec.decode(b.callback_data).cards
+                                action = hand.show_action(seat, cards)
+                                word = t(lang, f"btn.show.{action}")
+                                assert b.text == f"{word} {cards_label(cards, lang)}"
+                                labels[lang].add(word.split()[-1])
+                                offered.append((seat, cards))
+            if not offered:
+                break
+            seat, cards = offered[seed % len(offered)]
+            m.apply(Show(seat=seat, cards=cards))
+    assert {"亮主", "反主"} <= labels["zh"] and {"Declare", "Overturn"} <= labels["en"]
+
+
+def test_the_prompt_says_when_one_tap_plays():
+    m, _ = buried_match()
+    rng = random.Random(2)
+    rec = record()
+    seen = set()
+    for _ in range(120):
+        hand = m.hand
+        if hand.phase != "playing":
+            break
+        content, mine = hand_message(rec, m, hand.turn)
+        last = content.text.splitlines()[-1]
+        trick = hand.current_trick
+        one = bool(trick.plays) and len(trick.plays[0].cards) == 1
+        assert mine and ("one tap plays it" in last) == one
+        assert ("Tap cards, then ▶️ Play." in last) == (not one)
+        seen.add(one)
+        play_one(m, rng)
+    assert seen == {True, False}
