@@ -9,8 +9,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import codec
 from bot.i18n import t
 from bot.models import GameRecord, Seat
+from bot.options import game_rules
 from bot.outbox import Content
 from bot.render.cards import rank_label
+from bot.render.settings import changed_line
 from engine.seats import SEATS, TEAMS
 
 
@@ -43,6 +45,9 @@ def lobby(rec: GameRecord, bot_username: str) -> Content:
             level=rank_label(rec.start_level),
         )
     )
+    changed = changed_line(lang, game_rules(rec))  # the options changed from the preset
+    if changed:
+        lines.append(changed)
     if rec.status == "lobby":
         lines.append(t(lang, "lobby.full") if rec.full else t(lang, "lobby.how"))
         return Content("\n".join(lines), _lobby_keyboard(rec, bot_username))

@@ -45,6 +45,21 @@ def rule_lines(lang: str, rules: RuleSet) -> list[str]:
     return lines
 
 
+def changed_line(lang: str, rules: RuleSet) -> str | None:
+    """The options a game plays by that differ from its preset (the lobby shows them)."""
+    changed = [
+        t(
+            lang,
+            "opt.line",
+            name=t(lang, f"opt.{o.code}"),
+            value=value_text(lang, o, getattr(rules, o.name)),
+        )
+        for o in OPTIONS
+        if o.rule and o.name != "start_level" and is_changed(o, rules)
+    ]
+    return f"{CHANGED} " + " · ".join(changed) if changed else None
+
+
 def home_text(
     lang: str, s: ChatSettings, rules: RuleSet, bot_settings: Any, running: RuleSet | None
 ) -> str:

@@ -1,12 +1,18 @@
 """Group options (bot.options): the preset fills the defaults, each option is an override,
 conflicting combinations are refused, callback data stays within Telegram's 64 bytes."""
 
+import contextlib
+import random
+
 import pytest
 
 from bot import codec, options
 from bot.models import ChatSettings
 from engine.cards import RANKS
-from engine.rules import RuleSet
+from engine.hand import Deal
+from engine.match import MatchState
+from engine.players import choose_action
+from engine.rules import PRESETS, RuleSet
 
 
 def test_an_option_back_at_its_preset_default_is_no_override():
@@ -63,3 +69,30 @@ def test_every_button_fits_in_callback_data():
         for code in opt.choices:
             data = codec.settings_data(opt.code, code + ("+" if opt.multi else ""))
             assert len(data.encode()) <= codec.MAX_BYTES
+
+
+def test_any_combination_the_screens_allow_plays_whole_hands():
+    """Random choices on every screen (a refused one is skipped), then two hands played by
+    the computer under the resulting rules: no combination breaks the engine."""
+    rng = random.Random(5)
+    for i in range(20):
+        s = options.choose(ChatSettings(chat_id=-1), "preset", rng.choice(PRESETS))
+        for opt in options.OPTIONS:
+            code = rng.choice(list(opt.choices)) + ("+" if opt.multi else "")
+            with contextlib.suppress(options.Refused):
+                s = options.choose(s, opt.code, code)
+        match = MatchState.new(options.group_rules(s), seed=i)
+        for n in range(2):
+            if match.finished:
+                break
+            if n:
+                match.start_next_hand()
+            while (hand := match.hand).result is None:
+                if hand.phase == "dealing":
+                    match.apply(Deal(n=12))
+                    continue
+                # after the deal, a seat that passed waits for the others (the bot's window)
+                seat = next(
+                    x for x in hand.to_act() if hand.phase != "after_deal" or hand.can_pass(x)
+                )
+                match.apply(choose_action(hand.observation(seat), rng))
