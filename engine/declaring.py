@@ -37,13 +37,14 @@ Windows (which actions each allows; **[decided]** where RULES.md is silent):
   each overturner becomes the dealer. ``chaodi``: closed.
 - later hands, ``deal``: declare, reinforce (overturns wait).
 - later hands, ``after_deal``: declare and reinforce (a last chance for the
-  final cards); overturns too when ``later_overturn`` is ``before_kitty``
-  (tournament: only while the trump was declared, never once the kitty decided).
+  final cards); overturns too only with the option ``later_overturn =
+  before_kitty``, which no preset uses.
 - later hands, ``chaodi`` (after burying): overturns only, when
-  ``later_overturn`` is ``chaodi`` (classic, joker_declare). The dealer never
-  changes in later hands, except under ``later_declare = dealer_team`` when the
-  hand opened declaring to the attackers (:meth:`Declaring.open_to_attackers`):
-  an attacker who then declares becomes the dealer.
+  ``later_overturn`` is ``chaodi`` (every preset: RULES 12 and seed 002's 炒地皮
+  for tournament). The dealer never changes in later hands, except under
+  ``later_declare = dealer_team`` when the hand opened declaring to the attackers
+  (:meth:`Declaring.open_to_attackers`: neither player of the dealer's team could
+  declare at the end of the deal): an attacker who then declares becomes dealer.
 - Once the kitty decided the trump (:meth:`Declaring.resolve_nobody`) every
   window is closed.
 
@@ -244,8 +245,9 @@ class Declaring(BaseModel):
         return [c for c in candidates if self._allows(seat, c, window)]
 
     def open_to_attackers(self) -> None:
-        """``later_declare = dealer_team``: nobody of the dealer's team declared during
-        the deal, so from now on anyone may declare; an attacker who does becomes dealer."""
+        """``later_declare = dealer_team``: neither player of the dealer's team can
+        declare at the end of the deal (RULES 12; the caller knows their cards), so from
+        now on anyone may declare; an attacker who does becomes dealer."""
         if self.trump_decided:
             raise IllegalAction(errors.WRONG_PHASE, trump_decided=True)
         self.attackers_may_declare = True
@@ -349,9 +351,10 @@ def replay_events(
 
     Each event goes to the earliest window, not before the previous accepted
     event's, in which it is legal (windows run ``deal`` → ``after_deal`` →
-    ``chaodi``); an event legal in none is invalid and changes nothing. Moving
-    past the deal with nothing declared opens declaring to the attackers under
-    ``later_declare = dealer_team``. If nobody declared at all, the kitty decides.
+    ``chaodi``); an event legal in none is invalid and changes nothing. A case has
+    no hands, so under ``later_declare = dealer_team`` moving past the deal with
+    nothing declared stands for "neither of the dealer's team could declare" and
+    opens declaring to the attackers. If nobody declared at all, the kitty decides.
     Returns (validity per event, trump, dealer).
     """
     d = Declaring.start(rules, level, hand_number, dealer)

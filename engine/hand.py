@@ -12,14 +12,26 @@ Decisions the rule book leaves open (**[decided]** here):
 - Dealing is a system action ``Deal(n)`` that hands out the next ``n`` cards one
   at a time, seat by seat, starting with the dealer (seat 0 in hand 1).
 - After the last card there is always an ``after_deal`` window that closes when
-  all four seats have passed since the last show. In hand 1 (and under the
-  tournament preset) declaring and overturning race on in it; in later classic
-  hands it is a last chance to declare or reinforce (overturns wait for 炒底),
-  because in a chat the last dealt card must get a fair moment too.
+  all four seats have passed since the last show. In hand 1 (and with the
+  non-preset option ``later_overturn = before_kitty``) declaring and overturning
+  race on in it; in later hands of every preset it is a last chance to declare or
+  reinforce (overturns wait for 炒底), because in a chat the last dealt card must
+  get a fair moment too.
+- ``later_declare = dealer_team`` (joker_declare, RULES 12): when the deal ends with
+  nothing declared, the engine looks at the dealer's team's cards. If neither of
+  them *can* declare (a level card with the joker of its colour), declaring opens to
+  the attackers (an attacker who declares becomes dealer). If one of them can, only
+  they may declare in the window; if they let it close, nobody declared and the
+  kitty's third card decides (RULES 5).
 - 炒底 asks seats in turn from the dealer's next seat: four seats at first,
   then the three seats after each overturner; it closes when they all passed.
-- Throw penalties are summed with the trick points and the kitty bonus; the
-  attackers' total never goes below 0.
+  It happens in later hands of every preset when the trump was declared, never
+  when the kitty's card set it (tournament included: seed 002's 炒地皮).
+- Throw penalties are summed over the hand with the trick points and the kitty
+  bonus, and only that total is kept at 0 or above (RULES 8.3, 9): a penalty is a
+  debt the attackers' later points pay off.
+
+The API (queries, views, events) is summarised in :mod:`engine`.
 """
 
 from __future__ import annotations
@@ -331,9 +343,22 @@ class HandState(BaseModel):
             self.kitty = self.deck[DEALT:]
             self.phase = "after_deal"
             self.passes = []
-            if self.hand_number > 1 and self.rules.later_declare == "dealer_team":
-                if not self.declaring.trump_decided:
-                    self.declaring.open_to_attackers()
+            if (
+                self.hand_number > 1
+                and self.rules.later_declare == "dealer_team"
+                and not self.declaring.trump_decided
+                and not self._dealers_team_can_declare()
+            ):
+                self.declaring.open_to_attackers()
+
+    def _dealers_team_can_declare(self) -> bool:
+        """RULES 12 (joker_declare): whether the dealer or partner holds a declaration
+        (a level card with the joker of its colour) now."""
+        window = self._window()
+        return any(
+            self.declaring.options(seat, self.hands[seat], window)
+            for seat in (self.deal_start, (self.deal_start + 2) % 4)
+        )
 
     def _check_show(self, a: Show) -> None:
         self._check_seat(a.seat)

@@ -44,6 +44,8 @@ class RuleSet(BaseModel):
     later_declare: Literal["anyone", "dealer_team"] = "anyone"
     # overturn priority of level pairs, strongest suit first (suit indexes S H C D = 0..3)
     overturn_suit_order: tuple[int, ...] = (0, 1, 2, 3)
+    # after hand 1: 炒底 in every preset (RULES 7, 12); ``before_kitty`` is a variant no
+    # preset uses: overturns in the after-deal window, before the dealer takes the kitty
     later_overturn: Literal["chaodi", "before_kitty"] = "chaodi"
     redeal: bool = False
 
@@ -119,6 +121,5 @@ PRESET_DEFAULTS: dict[str, dict[str, Any]] = {
         "must_play": (8,),
         "time_limit_min": 60,
         "overturn_suit_order": (0, 1, 3, 2),
-        "later_overturn": "before_kitty",
     },
 }

@@ -1,13 +1,20 @@
 # Sourced by ./run and ./test: create .venv and install the project when missing or stale.
 # Usage: source scripts/venv.sh [dev]
-_extra=""
-[ "${1:-}" = "dev" ] && _extra="[dev]"
-_stamp=".venv/.installed${_extra:+-dev}"
+# One install serves both: the marker records what was installed ("dev" includes what ./run
+# needs), so ./run after ./test installs nothing; ./test after ./run adds the dev extra once.
+_want="${1:-}"
+_stamp=".venv/.installed"
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-if [ ! -f "$_stamp" ] || [ pyproject.toml -nt "$_stamp" ]; then
+_have="$(cat "$_stamp" 2>/dev/null || echo none)"
+if [ "$_have" = none ] || [ pyproject.toml -nt "$_stamp" ] || { [ "$_want" = dev ] && [ "$_have" != dev ]; }; then
+    [ "$_have" = dev ] && _want=dev  # never drop the dev tools once installed
     .venv/bin/python -m pip install --quiet --upgrade pip
-    .venv/bin/python -m pip install --quiet -e ".${_extra}"
-    touch "$_stamp"
+    # setuptools announces every editable install in a boxed warning that looks like an
+    # error; it is information only, so that one message is filtered (nothing else is)
+    PYTHONWARNINGS="ignore:Editable installation" \
+        .venv/bin/python -m pip install --quiet -e ".${_want:+[$_want]}"
+    echo "$_want" > "$_stamp"
 fi
+unset _want _stamp _have

@@ -87,6 +87,8 @@ class TelegramCore:
         self.closing = False
         self.inflight = 0
         self.last_activity = time.monotonic()
+        # called after every request but getUpdates (the sandbox's page follows the chats)
+        self.watchers: list[Callable[[], None]] = []
 
     # ----------------------------------------------------------------- world building
     def new_id(self) -> int:
@@ -183,6 +185,8 @@ class TelegramCore:
             if not polling:
                 self.inflight -= 1
                 self.last_activity = time.monotonic()
+                for watcher in self.watchers:
+                    watcher()
         record.result = result
         if polling and result:
             self.last_activity = time.monotonic()

@@ -1,8 +1,12 @@
+import json
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+from urllib.request import urlopen
+
+from tests.sandbox.process import sandbox_process
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,9 +24,28 @@ def run(args, tmp_path):
     )
 
 
-def test_without_a_token_the_bot_refuses_to_start_with_one_sentence(tmp_path):
-    r = run([], tmp_path)
-    assert r.returncode != 0
+def test_help_explains_the_sandbox_telegram_and_simulate(tmp_path):
+    r = run(["--help"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    for words in ("without BOT_TOKEN: the sandbox", "with BOT_TOKEN", "--simulate", "--port"):
+        assert words in r.stdout
+    assert "--seed" in r.stdout and "--preset" in r.stdout  # the simulation's options
+
+
+def test_without_a_token_run_serves_the_sandbox_page_and_stops_on_sigterm(tmp_path):
+    with sandbox_process(tmp_path, "--lang", "en") as address:
+        page = urlopen(address, timeout=10).read().decode()
+        assert "/static/app.js" in page
+        with urlopen(address + "api/events?user=1", timeout=10) as events:
+            first = json.loads(events.readline().decode().removeprefix("data: "))
+    assert first["type"] == "snapshot"
+    assert [p["name"] for p in first["people"]] == ["Alice", "Bob", "Carol", "Dave"]
+    assert [c["type"] for c in first["chats"]] == ["group", "private"]
+
+
+def test_on_a_server_telegram_without_a_token_is_an_error_in_one_sentence(tmp_path):
+    r = run(["--telegram"], tmp_path)
+    assert r.returncode == 2
     assert r.stderr.strip().count("\n") == 0 and "BOT_TOKEN" in r.stderr
 
 

@@ -175,10 +175,10 @@ def test_overturn_priority(rules: RuleSet, order: list[str]) -> None:
 def test_tournament_order_spades_hearts_diamonds_clubs() -> None:
     d = later(TOURNAMENT)
     d.show(3, c("5H"), "deal")
-    d.show(2, c("5C 5C"), "after_deal")
-    d.show(1, c("5D 5D"), "after_deal")
+    d.show(2, c("5C 5C"), "chaodi")
+    d.show(1, c("5D 5D"), "chaodi")
     assert d.trump == D
-    refused(d, 0, "5C 5C", "after_deal", errors.SHOW_TOO_WEAK)
+    refused(d, 0, "5C 5C", "chaodi", errors.SHOW_TOO_WEAK)
 
 
 def test_joker_pair_overturn_makes_no_trump() -> None:
@@ -213,8 +213,17 @@ def test_later_hands_overturn_only_in_chaodi_and_dealer_stays() -> None:
     assert (d.trump, d.dealer) == (S, 0)
 
 
-def test_tournament_overturns_before_the_kitty_not_in_chaodi() -> None:
-    d = later(TOURNAMENT)
+def test_tournament_later_hands_overturn_in_chaodi_like_classic() -> None:
+    # seed 002: 炒地皮 is allowed when the trump was declared (RULES 12)
+    d = later(TOURNAMENT, dealer=0)
+    d.show(3, c("5H"), "deal")
+    refused(d, 1, "5S 5S", "after_deal", errors.DECLARING_CLOSED)
+    d.show(1, c("5S 5S"), "chaodi")
+    assert (d.trump, d.dealer) == (S, 0)
+
+
+def test_option_later_overturn_before_kitty_overturns_in_the_after_deal_window() -> None:
+    d = later(RuleSet.from_preset("classic", later_overturn="before_kitty"))
     d.show(3, c("5H"), "deal")
     refused(d, 1, "5S 5S", "chaodi", errors.DECLARING_CLOSED)
     d.show(1, c("5S 5S"), "after_deal")

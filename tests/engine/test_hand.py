@@ -12,7 +12,20 @@ import random
 import pytest
 
 from engine import errors
-from engine.cards import BJ, HEARTS, POINTS, SPADES, make, parse_card, parse_cards, parse_rank
+from engine.cards import (
+    BJ,
+    DIAMONDS,
+    HEARTS,
+    LJ,
+    POINTS,
+    SPADES,
+    format_cards,
+    make,
+    parse_card,
+    parse_cards,
+    parse_rank,
+    suit_of,
+)
 from engine.errors import IllegalAction
 from engine.hand import (
     Action,
@@ -352,8 +365,58 @@ def test_chaodi_kitty_seen_only_by_whoever_buried_it():
     assert all(state.observation(s).kitty == state.kitty for s in range(4))
 
 
-def test_tournament_overturns_before_the_kitty_and_has_no_chaodi():
+def test_tournament_later_hands_overturn_by_chaodi_like_classic():
+    # RULES 12 / seed 002: 炒地皮 when the trump was declared: after the dealer buries,
+    # from the dealer's next seat; the overturner picks up the kitty and buries again
     state = chaodi_hand("tournament")
+    refuse(state, Show(seat=3, cards=parse_cards("2S 2S")), errors.DECLARING_CLOSED)
+    pass_all(state)
+    dealers_kitty = bury_first(state)
+    assert (state.phase, state.turn) == ("chaodi", 2)
+    state.apply(Pass(seat=2))
+    state.apply(Show(seat=3, cards=parse_cards("2S 2S")))
+    assert (state.phase, state.turn, state.dealer, state.trump) == ("burying", 3, 1, SPADES)
+    assert sorted(dealers_kitty) == sorted(state.hands[3][25:])
+    bury_first(state)
+    pass_all(state, (0, 1, 2))
+    assert (state.phase, state.turn, state.declaring.multiplier) == ("playing", 1, 2)
+
+
+def test_tournament_overturn_priority_in_chaodi_diamonds_beat_clubs():
+    state = new_hand("tournament", hand_number=2, dealer=1)
+    give(state, 2, "2H")
+    give(state, 3, "2C 2C")
+    give(state, 0, "2D 2D")
+    state.apply(Deal(n=100))
+    state.apply(Show(seat=2, cards=parse_cards("2H")))
+    pass_all(state)
+    bury_first(state)
+    state.apply(Pass(seat=2))
+    state.apply(Show(seat=3, cards=parse_cards("2C 2C")))
+    bury_first(state)
+    state.apply(Show(seat=0, cards=parse_cards("2D 2D")))  # ♦ pair beats ♣ pair here
+    assert (state.trump, state.turn, state.phase) == (DIAMONDS, 0, "burying")
+
+
+def test_tournament_nobody_overturns_when_the_kitty_set_the_trump():
+    state = new_hand("tournament", hand_number=2, dealer=1)
+    give(state, 3, "2S 2S")
+    state.apply(Deal(n=100))
+    pass_all(state)
+    assert state.declaring.from_kitty
+    assert state.show_options(3) == []
+    bury_first(state)
+    assert state.phase == "playing"
+
+
+def test_option_later_overturn_before_kitty_overturns_before_the_kitty_without_chaodi():
+    rules = RuleSet.from_preset("classic", later_overturn="before_kitty")
+    state = HandState.new(rules, 7, 2, 1)
+    give(state, 2, "2H")
+    give(state, 3, "2S 2S")
+    state.apply(Deal(n=4))
+    state.apply(Show(seat=2, cards=parse_cards("2H")))
+    state.apply(Deal(n=96))
     state.apply(Show(seat=3, cards=parse_cards("2S 2S")))
     assert (state.dealer, state.trump) == (1, SPADES)
     pass_all(state)
@@ -371,9 +434,49 @@ def test_joker_declare_attackers_may_not_declare_during_the_deal():
     refuse(state, Show(seat=1, cards=parse_cards("2H BJ")), errors.NOT_ALLOWED_TO_DECLARE)
 
 
+def no_jokers(state: HandState, seats: tuple[int, ...], into: int) -> None:
+    """Swap every joker dealt to ``seats`` with a plain non-level card dealt to ``into``:
+    under joker_declare they then cannot declare (RULES 12)."""
+    d = state.deck
+    spare = [
+        deck_index(state, into, k)
+        for k in range(25)
+        if d[deck_index(state, into, k)] < LJ and d[deck_index(state, into, k)] % 13 != state.level
+    ]
+    for seat in seats:
+        for k in range(25):
+            i = deck_index(state, seat, k)
+            if d[i] >= LJ:
+                j = spare.pop()
+                d[i], d[j] = d[j], d[i]
+
+
+def test_joker_declare_attacker_may_declare_only_if_neither_of_the_dealers_team_can():
+    # the issue's reproduction: seats 0 and 2 hold 2S LJ and 2H BJ at the end of the deal
+    rules = RuleSet.from_preset("joker_declare")
+    state = HandState.new(rules, 1, hand_number=2, dealer=0, levels=[0, 0])
+    state.apply(Deal(n=100))
+    assert state.show_options(0) and state.show_options(2)
+    assert state.show_options(3) == [] and state.show_options(1) == []
+    refuse(state, Show(seat=3, cards=parse_cards("2S LJ")), errors.NOT_ALLOWED_TO_DECLARE)
+    assert state.observation(3).show_options == []
+    state.apply(Show(seat=2, cards=parse_cards("2H BJ")))
+    assert (state.dealer, state.trump) == (0, HEARTS)
+
+
+def test_joker_declare_dealers_team_that_can_but_does_not_declare_lets_the_kitty_decide():
+    rules = RuleSet.from_preset("joker_declare")
+    state = HandState.new(rules, 1, hand_number=2, dealer=0, levels=[0, 0])
+    state.apply(Deal(n=100))
+    pass_all(state)
+    assert state.declaring.from_kitty and state.revealed_kitty == state.deck[100:]
+    assert (state.dealer, state.trump, state.turn) == (0, suit_of(state.deck[102]), 0)
+
+
 def test_joker_declare_attacker_declaring_after_the_deal_deals_at_own_level():
     state = new_hand("joker_declare", hand_number=2, dealer=0, levels=[0, 5])
     give(state, 1, "2H BJ")
+    no_jokers(state, (0, 2), into=3)  # neither of the dealer's team can declare
     state.apply(Deal(n=100))
     state.apply(Show(seat=1, cards=parse_cards("2H BJ")))
     assert state.dealer == 1
@@ -417,6 +520,7 @@ def test_redeal_restores_the_dealer_after_an_attacker_declared():
     state = new_hand("joker_declare", hand_number=2, dealer=0)
     give(state, 3, "2H BJ")
     drain_points(state, 1, into=0)
+    no_jokers(state, (0, 2), into=3)
     state.apply(Deal(n=100))
     state.apply(Show(seat=3, cards=parse_cards("2H BJ")))
     assert state.dealer == 3
@@ -527,6 +631,32 @@ def test_failed_throw_by_an_attacker_costs_points_and_the_total_never_goes_below
     assert r.penalty == -40
     assert r.attackers_points == max(0, r.trick_points + r.penalty + r.kitty_bonus)
     assert r.attackers_points == 0  # no point card is in play: penalties cannot go negative
+
+
+def test_throw_penalties_are_summed_over_the_hand_and_only_the_total_is_kept_at_0_or_above():
+    # RULES 8.3 and 9: an attacker's failed throw is a debt that later points pay off;
+    # only the hand's total is clamped, never a step (clamping each step would give 45)
+    hands = [
+        "2S KS KC KD 5C 5D",
+        "9S 8S 8S 4S 4S QD",
+        "JS 3S 6C 7C 9C QC",
+        "3H 4H 6H 7H 8H 5H",
+    ]
+    state = position(hands, level="10", trump=HEARTS, dealer=0, leader=1)
+    play(state, 1, "9S 8S 8S 4S 4S")  # seat 2's JS beats the 9S: -40 for the attackers
+    for seat, card in ((2, "3S"), (3, "3H"), (0, "2S")):
+        play(state, seat, card)
+    shown = []
+    for lead, discard in (("8H", "KS"), ("7H", "KC"), ("6H", "KD"), ("5H", "5C"), ("4H", "5D")):
+        play(state, 3, lead)
+        play(state, 0, discard)
+        play(state, 1, format_cards(state.hands[1][:1]))  # no point cards left
+        play(state, 2, format_cards(state.hands[2][:1]))
+        shown.append(state.public_observation().attackers_points)
+    assert shown == [0, 0, 0, 0, 5]  # 45 points won against a debt of 40
+    r = state.result
+    assert r is not None
+    assert (r.trick_points, r.penalty, r.kitty_bonus, r.attackers_points) == (45, -40, 0, 5)
 
 
 def test_throw_penalty_none_option():

@@ -46,6 +46,7 @@ def test_the_image_runs_as_an_unprivileged_user_with_a_health_check():
     assert "/healthz" in health and "METRICS_PORT" in health
     assert env_of(DEPLOY / "Dockerfile")["METRICS_PORT"] != "0"
     assert steps[-1][0] == "CMD" and "bot" in steps[-1][1]
+    assert "--telegram" in steps[-1][1]  # a missing token is an error, not a sandbox
 
 
 def test_the_image_keeps_the_database_on_its_volume():
@@ -71,7 +72,8 @@ def test_the_systemd_units_run_the_bot_from_a_virtualenv_as_an_unprivileged_user
         lines = (DEPLOY / unit).read_text().split("[Service]")[1].splitlines()
         service = [tuple(ln.split("=", 1)) for ln in lines if "=" in ln]
         assert ("User", "shengji") in service
-        assert ("ExecStart", "/opt/shengji-bot/.venv/bin/python -m bot") in service or any(
+        bot = "/opt/shengji-bot/.venv/bin/python -m bot"
+        assert ("ExecStart", f"{bot} --telegram") in service or any(
             k == "ExecStart" and v.startswith("/opt/shengji-bot/.venv/bin/python -m bot backup ")
             for k, v in service
         )
