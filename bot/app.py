@@ -7,7 +7,6 @@ from typing import Any
 
 from telegram import BotCommand, Update
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -32,6 +31,7 @@ from bot.handlers.settings import settings_cmd, startlevel_cmd
 from bot.metrics import Metrics
 from bot.outbox import Clock, LoopClock, Outboxes
 from bot.processor import GameUpdateProcessor
+from bot.ratelimit import ClockedRateLimiter
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -45,18 +45,21 @@ def build_application(
     request: BaseRequest | None = None,
     get_updates_request: BaseRequest | None = None,
     clock: Clock | None = None,
-    rate_limiter: bool = True,
     seed_source: SeedSource | None = None,
 ) -> Application[Any, Any, Any, Any, Any, Any]:
+    """The one factory, for production and tests alike. Tests inject only the transport
+    (``request``, ``get_updates_request``), the ``clock`` and the seeds of the deals; the
+    database path comes with ``settings``. tests/e2e/test_wiring.py holds them to it."""
+    clock = clock or LoopClock()
     builder = (
         ApplicationBuilder()
         .token(settings.bot_token)
         .base_url(settings.telegram_base_url)
         .application_class(ShengjiApplication)
         .concurrent_updates(GameUpdateProcessor())
+        # a backstop: the outboxes pace group updates themselves
+        .rate_limiter(ClockedRateLimiter(clock, max_retries=3))
     )
-    if rate_limiter:  # a backstop: the outboxes pace group updates themselves
-        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
     # every Bot API call is counted (ApplicationBuilder's own defaults otherwise)
     metrics = Metrics()
     builder = builder.request(metrics.instrument(request or HTTPXRequest(256)))
@@ -66,7 +69,7 @@ def build_application(
     app = builder.build()
     metrics.attach(app)
     app.bot_data["settings"] = settings
-    app.bot_data["clock"] = clock or LoopClock()
+    app.bot_data["clock"] = clock
     app.bot_data["seed_source"] = seed_source  # None: the system's randomness
     app.add_handler(CommandHandler("newgame", newgame))
     app.add_handler(CommandHandler("start", start))

@@ -85,19 +85,26 @@ def fixed_seeds(first: int = DEFAULT_SEED):
     return itertools.count(first).__next__
 
 
+def build_bot(
+    world: FakeTelegram, db: Path, clock: Any = None, seed: int = DEFAULT_SEED, **overrides: Any
+) -> Any:
+    """The production factory, injected with the fake's transport, a virtual clock (the
+    fake's: pacing and the rate limiter's waits cost no real time), the database path
+    and fixed seeds; nothing else differs (tests/e2e/test_wiring.py)."""
+    return build_application(
+        settings(world, db, **overrides),
+        request=world.request(),
+        get_updates_request=world.request(),
+        clock=clock or FakeTime(world),
+        seed_source=fixed_seeds(seed),
+    )
+
+
 @asynccontextmanager
 async def running_bot(
     world: FakeTelegram, db: Path, clock: Any = None, seed: int = DEFAULT_SEED, **overrides: Any
 ):
-    s = settings(world, db, **overrides)
-    app = build_application(
-        s,
-        request=world.request(),
-        get_updates_request=world.request(),
-        clock=clock,
-        rate_limiter=False,
-        seed_source=fixed_seeds(seed),
-    )
+    app = build_bot(world, db, clock, seed, **overrides)
     world.settle_quiet = min(world.settle_quiet, SETTLE_QUIET)
     # settle() also waits for the bot's own idleness (queued sends, locks, due timers)
     async with world.running(app, allowed_updates=ALLOWED_UPDATES, busy=lambda: bot_busy(app)):

@@ -9,6 +9,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot import metrics
 from bot.fake_telegram import FakeTelegram, RateLimits
+from bot.outbox import LoopClock
 from tests.e2e.harness import FakeTime, find, play_out, running_bot, seat_players
 from tests.hosting.test_backup import start_with_computers
 
@@ -92,7 +93,12 @@ async def test_the_outbox_backlog_shows_while_a_group_waits_for_its_turn(tmp_pat
     async with FakeTelegram() as world:
         alice = world.user("Alice")
         group = world.group("Table", admins=[alice])
-        async with running_bot(world, tmp_path / "db", group_interval_seconds=0.5) as app:
+        # on the event loop's clock: the group's pacing takes real time, long enough to
+        # scrape the backlog (on the fake's clock it would be gone at once)
+        clock = LoopClock()
+        async with running_bot(
+            world, tmp_path / "db", clock=clock, group_interval_seconds=0.5
+        ) as app:
             endpoint = Endpoint(await metrics.serve(app, "127.0.0.1", 0))
             try:
                 await seat_players(world, group, [alice])
