@@ -72,7 +72,7 @@ from engine.scoring import kitty_bonus_for_lead, settle_hand
 from engine.seats import Seat, team_of
 from engine.tricks import check_follow, check_lead, check_throw, is_legal_follow, trick_winner
 from engine.units import Unit
-from engine.view import ActorKind, Observation, Phase, PublicView, ToAct
+from engine.view import Observation, Phase, PublicView, ToAct, next_actor
 
 __all__ = [
     "Action",
@@ -97,9 +97,6 @@ __all__ = [
 
 DEALT = 4 * HAND_SIZE
 V = TypeVar("V", bound=PublicView)
-_DEAL, _HAND_OVER = ToAct("deal"), ToAct("hand_over")
-_TURN_KINDS: dict[str, ActorKind] = {"burying": "bury", "chaodi": "chaodi", "playing": "play"}
-_TURN_ACTORS = {(k, s): ToAct(k, (s,)) for k in _TURN_KINDS.values() for s in range(4)}
 
 
 class Deal(BaseModel):
@@ -287,7 +284,7 @@ class HandState(BaseModel):
 
         Returns what happened, in order (:mod:`engine.events`)."""
         out: list[Event] = []
-        getattr(self, "_do_" + action.kind)(action, out)
+        _DO[action.kind](self, action, out)
         self.log.append(action)
         self.version += 1
         return out
@@ -295,12 +292,12 @@ class HandState(BaseModel):
     def check(self, action: Action) -> None:
         """Raise IllegalAction (with the reason) if ``action`` is not legal now; change
         nothing. A throw that would fail is legal: the engine plays the forced cards."""
-        getattr(self, "_check_" + action.kind)(action)
+        _CHECK[action.kind](self, action)
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` is legal now (no copy of the state is made)."""
         try:
-            getattr(self, "_check_" + action.kind)(action)
+            _CHECK[action.kind](self, action)
         except IllegalAction:
             return False
         return True
@@ -498,14 +495,16 @@ class HandState(BaseModel):
 
     # playing
     def _check_play(self, a: Play) -> None:
-        self._play_units(a, self.ctx)
+        self._play_units(a, self.ctx, self.tricks[-1] if self.tricks else None)
 
-    def _play_units(self, a: Play, ctx: TrumpContext) -> list[Unit] | None:
+    def _play_units(self, a: Play, ctx: TrumpContext, trick: Trick | None) -> list[Unit] | None:
         """Check a play; for a lead return its units (a throw is checked on playing)."""
-        self._check_seat(a.seat)
-        self._need_phase("playing")
-        self._need_turn(a.seat)
-        trick = self.tricks[-1]
+        if not 0 <= a.seat < 4:
+            raise IllegalAction(errors.NOT_YOUR_TURN, seat=a.seat)
+        if self.phase != "playing" or trick is None:
+            raise IllegalAction(errors.WRONG_PHASE, phase=self.phase)
+        if a.seat != self.turn:
+            raise IllegalAction(errors.NOT_YOUR_TURN, turn=self.turn)
         if not trick.plays:
             return check_lead(ctx, self.hands[a.seat], a.cards)
         check_follow(ctx, trick.plays[0].cards, self.hands[a.seat], a.cards)
@@ -513,8 +512,9 @@ class HandState(BaseModel):
 
     def _do_play(self, a: Play, out: list[Event]) -> None:
         ctx = self.ctx
-        units = self._play_units(a, ctx)
-        trick = self.tricks[-1]
+        trick = self.tricks[-1] if self.tricks else None
+        units = self._play_units(a, ctx, trick)
+        assert trick is not None
         hand = self.hands[a.seat]
         cards = list(a.cards)
         record = PlayRecord(seat=a.seat, cards=cards)
@@ -643,9 +643,7 @@ class HandState(BaseModel):
             result=result,
             show_records=tuple(declaring.shows),
             overturns=declaring.overturns,
-            kitty_card=None if revealed is None else revealed[2],
             passed=tuple(self.passes),
-            to_act=self.next_actor(),
             match_winner=None if result is None else result.match_winner,
             **own,
         )
@@ -658,12 +656,7 @@ class HandState(BaseModel):
     def next_actor(self) -> ToAct:
         """Who or what must act next: the deal, the after-deal window (the seats that
         have not passed), the one seat whose turn it is, or nobody (hand over)."""
-        phase = self.phase
-        if phase == "after_deal":
-            return ToAct("window", tuple(s for s in range(4) if s not in self.passes))
-        if self.turn is not None and phase in _TURN_KINDS:
-            return _TURN_ACTORS[_TURN_KINDS[phase], self.turn]
-        return _DEAL if phase == "dealing" else _HAND_OVER
+        return next_actor(self.phase, self.turn, self.passes)
 
     def cards_to_play(self, seat: Seat) -> int | None:
         """How many cards ``seat`` must put down now: 8 to bury, the lead's size to
@@ -715,6 +708,11 @@ class HandState(BaseModel):
         from engine.players.randomplayer import random_action
 
         return random_action(self, rng)
+
+
+_KINDS = ("deal", "show", "pass", "bury", "play", "redeal")
+_DO = {k: getattr(HandState, "_do_" + k) for k in _KINDS}
+_CHECK = {k: getattr(HandState, "_check_" + k) for k in _KINDS}
 
 
 def sub_multisets(cards: list[int], size: int) -> Iterator[list[int]]:

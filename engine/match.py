@@ -18,10 +18,9 @@ from engine.hand import Action, HandResult, HandState, Observation, team_of
 from engine.rules import RuleSet
 from engine.scoring import time_limit_winner
 from engine.seats import Seat
-from engine.view import PublicView, ToAct
+from engine.view import PublicView, ToAct, match_actor
 
 V = TypeVar("V", bound=PublicView)
-_NEXT_HAND, _MATCH_OVER = ToAct("next_hand"), ToAct("match_over")
 
 
 def hand_seed(seed: int, hand_number: int) -> int:
@@ -78,11 +77,7 @@ class MatchState(BaseModel):
 
     def next_actor(self) -> ToAct:
         """As :meth:`HandState.next_actor`; between hands ``next_hand`` or ``match_over``."""
-        if self.finished:
-            return _MATCH_OVER
-        if self.hand.phase == "done":
-            return _NEXT_HAND
-        return self.hand.next_actor()
+        return match_actor(self.hand.next_actor(), self.finished)
 
     def start_next_hand(self) -> list[Event]:
         if self.finished or self.hand.phase != "done" or self.hand.result is None:
@@ -121,5 +116,5 @@ class MatchState(BaseModel):
     def _with_match(self, view: V) -> V:
         view.match_winner = self.winner
         view.ended_by_time = self.ended_by_time
-        view.to_act = self.next_actor()
+        view.in_match = True
         return view

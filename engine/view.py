@@ -12,6 +12,7 @@ shared with the state and must not be mutated.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -59,6 +60,28 @@ class ToAct:
         return None
 
 
+_DEAL, _HAND_OVER = ToAct("deal"), ToAct("hand_over")
+_NEXT_HAND, _MATCH_OVER = ToAct("next_hand"), ToAct("match_over")
+_TURN_KINDS: dict[str, ActorKind] = {"burying": "bury", "chaodi": "chaodi", "playing": "play"}
+_TURN_ACTORS = {(k, s): ToAct(k, (s,)) for k in _TURN_KINDS.values() for s in range(4)}
+
+
+def next_actor(phase: Phase, turn: Seat | None, passed: Sequence[Seat]) -> ToAct:
+    """Who or what acts next in a hand in ``phase`` (see :class:`ToAct`)."""
+    if phase == "after_deal":
+        return ToAct("window", tuple(s for s in range(4) if s not in passed))
+    if turn is not None and phase in _TURN_KINDS:
+        return _TURN_ACTORS[_TURN_KINDS[phase], turn]
+    return _DEAL if phase == "dealing" else _HAND_OVER
+
+
+def match_actor(hand: ToAct, finished: bool) -> ToAct:
+    """A match's next actor: the hand's, or between hands ``next_hand`` / ``match_over``."""
+    if finished:
+        return _MATCH_OVER
+    return _NEXT_HAND if hand.kind == "hand_over" else hand
+
+
 @dataclass(frozen=True, slots=True)
 class FailedThrow:
     """A failed throw (RULES 8.3): what was tried, the forced play, the penalty to the
@@ -80,6 +103,7 @@ class PublicView:
     ``kitty`` is the kitty as this viewer may see it: for the public, the buried kitty
     once the hand is over. ``revealed_kitty`` is the dealt kitty shown to all when
     nobody declared, and ``kitty_card`` its third card that set the trump.
+    Derived facts are properties, computed when asked.
     ``attackers_points``: trick points plus throw penalties so far, kept at 0 or
     above (RULES 9); the kitty bonus is added in the result.
     """
@@ -105,12 +129,12 @@ class PublicView:
     revealed_kitty: list[Card] | None = None
     show_records: tuple[ShowRecord, ...] = ()  # each show with what it did
     overturns: int = 0
-    kitty_card: Card | None = None
     passed: tuple[Seat, ...] = ()  # after-deal window: passed since the last show
-    to_act: ToAct | None = None
-    deal_total: int = DEAL_TOTAL
     match_winner: Team | None = None
     ended_by_time: bool = False
+    in_match: bool = False  # built by a match: between hands ``to_act`` says what next
+
+    deal_total = DEAL_TOTAL  # cards dealt to the seats in every hand
 
     # ---- teams -------------------------------------------------------------
     teams = TEAMS  # the team of each seat: (0, 1, 0, 1)
@@ -143,9 +167,22 @@ class PublicView:
         return 2**self.overturns
 
     @property
+    def kitty_card(self) -> Card | None:
+        """Nobody declared: the kitty's third card (as dealt), which set the trump."""
+        return None if self.revealed_kitty is None else self.revealed_kitty[2]
+
+    @property
     def kitty_decided(self) -> bool:
         """Nobody declared and the kitty's third card set the trump (RULES 5)."""
-        return self.kitty_card is not None
+        return self.revealed_kitty is not None
+
+    @property
+    def to_act(self) -> ToAct:
+        """Who or what must act next (as ``next_actor()`` of the hand or match)."""
+        actor = next_actor(self.phase, self.turn, self.passed)
+        if self.in_match:
+            return match_actor(actor, self.match_winner is not None)
+        return actor
 
     # ---- tricks ----------------------------------------------------------------
     @property
@@ -207,7 +244,7 @@ class PublicView:
     @property
     def waiting_for(self) -> tuple[Seat, ...]:
         """The seats the table waits for now (the window's, or the one whose turn it is)."""
-        return () if self.to_act is None else self.to_act.seats
+        return self.to_act.seats
 
 
 @dataclass(slots=True, kw_only=True)

@@ -13,7 +13,7 @@ from bot.handlers import chat_lang, reply, service
 from bot.handlers.settings import running_rules
 from bot.i18n import t
 from bot.render.cards import rank_label
-from bot.render.settings import CHANGED, rule_lines
+from bot.render.settings import CHANGED, rule_lines, running_lines
 from engine.rules import RuleSet
 
 TOPICS = ("cards", "declaring", "kitty", "following", "throws", "scoring", "levels")
@@ -39,7 +39,7 @@ def rules_text(lang: str, rules: RuleSet, topic: str | None, running: RuleSet | 
         lines = [t(lang, "rules.index", preset=preset), "", *rule_lines(lang, rules)]
         lines.append(t(lang, "settings.changed_mark", mark=CHANGED))
         if running is not None and running != rules:
-            lines += ["", t(lang, "settings.running"), *rule_lines(lang, running)]
+            lines += ["", *running_lines(lang, running, rules)]
         return "\n".join(lines)
     if topic == "cards" and rules.permanent_twos:
         body = t(lang, "rules.cards") + "\n" + t(lang, "rules.permanent_twos")

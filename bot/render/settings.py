@@ -45,6 +45,19 @@ def rule_lines(lang: str, rules: RuleSet) -> list[str]:
     return lines
 
 
+def running_lines(lang: str, running: RuleSet, rules: RuleSet) -> list[str]:
+    """What the match in play plays by where it differs from the group's rules now."""
+    lines = [t(lang, "settings.running")]
+    if running.preset != rules.preset:
+        preset = t(lang, f"preset.{running.preset}")
+        lines.append(t(lang, "opt.line", name=t(lang, "opt.preset"), value=preset))
+    for o in OPTIONS:
+        if o.rule and getattr(running, o.name) != getattr(rules, o.name):
+            value = value_text(lang, o, getattr(running, o.name))
+            lines.append(t(lang, "opt.line", name=t(lang, f"opt.{o.code}"), value=value))
+    return lines
+
+
 def changed_line(lang: str, rules: RuleSet) -> str | None:
     """The options a game plays by that differ from its preset (the lobby shows them)."""
     changed = [
@@ -70,7 +83,7 @@ def home_text(
             lines.append(t(lang, "opt.line", name=t(lang, f"opt.{opt.code}"), value=value))
     lines += ["", t(lang, "settings.changed_mark", mark=CHANGED), t(lang, "settings.when")]
     if running is not None and running != rules:
-        lines += ["", t(lang, "settings.running"), *rule_lines(lang, running)]
+        lines += ["", *running_lines(lang, running, rules)]
     return "\n".join(lines)
 
 

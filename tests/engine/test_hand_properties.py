@@ -89,6 +89,8 @@ def play_random_hand(state: HandState, rng: random.Random, check_every_step: boo
                 state.apply(bad)
             except IllegalAction:
                 assert state.model_dump_json() == before, "a rejected action changed the state"
+            if state.phase == "done":  # the random "bad" action was legal and ended the hand
+                break
             probe_follow(state, rng)
             assert all_cards(state) == full
             assert HandState.model_validate_json(state.model_dump_json()) == state
