@@ -94,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)  # a line per timer otherwise
     if args.telegram and not settings.bot_token:
         print(NO_TOKEN_MESSAGE, file=sys.stderr)
         return 2

@@ -2,14 +2,15 @@
 # Usage: source scripts/venv.sh [dev]
 # One install serves both: the marker records what was installed ("dev" includes what ./run
 # needs), so ./run after ./test installs nothing; ./test after ./run adds the dev extra once.
-_want="${1:-}"
+_want=""
+if [ "${1:-}" = dev ]; then _want=dev; fi  # ./run sources this with its own arguments
 _stamp=".venv/.installed"
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
 _have="$(cat "$_stamp" 2>/dev/null || echo none)"
 if [ "$_have" = none ] || [ pyproject.toml -nt "$_stamp" ] || { [ "$_want" = dev ] && [ "$_have" != dev ]; }; then
-    [ "$_have" = dev ] && _want=dev  # never drop the dev tools once installed
+    if [ "$_have" = dev ]; then _want=dev; fi  # never drop the dev tools once installed
     .venv/bin/python -m pip install --quiet --upgrade pip
     # setuptools announces every editable install in a boxed warning that looks like an
     # error; it is information only, so that one message is filtered (nothing else is)
