@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 
 from engine.cards import NUM_DISTINCT
 
@@ -19,12 +20,36 @@ _CARD_CHARS = _ALPHABET[:NUM_DISTINCT]
 _B36 = re.compile(r"^[0-9a-z]{1,12}$")
 MAX_BYTES = 64
 
-# Kinds of game buttons (one letter each).
-GAME_KINDS = frozenset("LCRSXTPHDBNAGVWOEK")
-# L leave, C add computer, R remove computer, S start, X cancel,
-# T toggle card, P play/bury selection, H hint, D show (declare/overturn), B bury (unused),
-# N pass (overturn window), A back from auto-play, G next hand, V redeal, W open DM, O clear,
-# E end the game (confirmed), K keep playing (the /endgame question withdrawn)
+
+class Kind(StrEnum):
+    """What a game button does (one character on the wire)."""
+
+    # lobby, in the group
+    LEAVE = "L"
+    ADD_COMPUTER = "C"
+    REMOVE_COMPUTER = "R"
+    START = "S"
+    CANCEL = "X"
+    # the /endgame question, in the group
+    END = "E"
+    KEEP = "K"
+    # the result, in the group
+    NEXT_HAND = "G"
+    # a hand, in a DM
+    TOGGLE = "T"  # select or unselect one card (arg: card + copy); one tap may play it
+    PLAY = "P"  # play (or bury) the selection
+    HINT = "H"
+    CLEAR = "O"
+    SHOW = "D"  # declare, reinforce or overturn (arg: the cards)
+    PASS = "N"  # nothing to show in the overturn window, or in 炒底
+    REDEAL = "V"
+    BACK = "A"  # back from 托管
+
+
+LOBBY_KINDS = frozenset(
+    {Kind.LEAVE, Kind.ADD_COMPUTER, Kind.REMOVE_COMPUTER, Kind.START, Kind.CANCEL}
+)
+END_KINDS = frozenset({Kind.END, Kind.KEEP})
 
 
 class BadData(ValueError):
@@ -62,11 +87,14 @@ def decode_cards(s: str) -> list[int]:
 
 @dataclass(frozen=True)
 class Press:
-    kind: str
+    kind: Kind
     game: int
     hand: int
     version: int
     arg: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", Kind(self.kind))
 
     def encode(self) -> str:
         data = f"{self.kind}|{b36(self.game)}|{b36(self.hand)}|{b36(self.version)}|{self.arg}"
@@ -83,20 +111,15 @@ def decode(data: str | None) -> Press:
     if not data or len(data.encode()) > MAX_BYTES:
         raise BadData(data)
     parts = data.split("|")
-    if len(parts) != 5 or parts[0] not in GAME_KINDS:
+    if len(parts) != 5 or parts[0] not in _KINDS:
         raise BadData(data)
     kind, game, hand, version, arg = parts
     if arg and not all(ch in _ALPHABET for ch in arg):
         raise BadData(data)
-    return Press(kind, from_b36(game), from_b36(hand), from_b36(version), arg)
+    return Press(Kind(kind), from_b36(game), from_b36(hand), from_b36(version), arg)
 
 
-def game_of(data: str | None) -> int | None:
-    """The game id a press claims, for routing only (None if unreadable)."""
-    try:
-        return decode(data).game
-    except BadData:
-        return None
+_KINDS = frozenset(k.value for k in Kind)
 
 
 # Settings buttons carry no game: "cfg|<key>|<value>".

@@ -53,8 +53,8 @@ class Settings(BaseSettings):
     # whatever this says. So values below 3 only let short bursts through faster; above 3
     # they slow the table down further.
     group_interval_seconds: float = Field(default=3.2, ge=0)
-    # Minimum seconds between two bot calls in one private chat.
-    dm_interval_seconds: float = Field(default=0.4, ge=0)
+    # A private chat gets one bot call per this many seconds (a burst of 3), as Telegram allows.
+    dm_interval_seconds: float = Field(default=1.0, ge=0)
     # Computer players think this long before acting (so humans can follow).
     computer_delay_seconds: float = Field(default=1.0, ge=0)
 

@@ -1,12 +1,12 @@
 """The bot's saved records (pydantic): a game with its lobby, seats and message ids.
 
 The match itself is the engine's ``MatchState`` JSON (``match_json``); the bot never
-re-implements a rule, it only remembers who sits where and which messages show what.
+re-implements a rule, it only remembers who sits where. Which message shows what is
+the outboxes' business (``Store.save_shown``).
 """
 
 from __future__ import annotations
 
-import time
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -71,16 +71,12 @@ class GameRecord(BaseModel):
     deal_pace: float | None = None
     seed: int = 0
     seats: list[Seat] = Field(default_factory=lambda: [Seat() for _ in range(4)])
-    created_at: float = Field(default_factory=time.time)
+    # wall-clock seconds (the service's clock): lobby expiry, a tournament's time limit
+    created_at: float = 0.0
     started_at: float | None = None
     match_json: str | None = None
-    # message ids: group slot key -> id, and per seat the DM hand message
-    group_messages: dict[str, int] = Field(default_factory=dict)
-    dm_messages: dict[int, int] = Field(default_factory=dict)
     # number of the hand in the match (1-based), for stale-button detection
     hand_no: int = 0
-    # facts the group table shows about the hand (declarations, failed throws...)
-    events: list[str] = Field(default_factory=list)
     paused: bool = False
     # the bot was removed from the group: the game waits (paused) until it is back
     group_gone: bool = False

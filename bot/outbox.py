@@ -1,11 +1,19 @@
 """Paced, coalesced delivery of messages to one chat.
 
 Telegram allows about 20 bot calls a minute in a group, edits included, and about one
-a second in a private chat. Each chat has an :class:`Outbox`: the game only states
-what each message (a *slot*) should show now; the outbox makes at most one call per
-``interval`` seconds, always sending the newest state of the oldest changed slot, skips
-edits that would change nothing, and waits out a 429. Intermediate states are dropped,
-the final state never is, unless delivering it failed.
+a second in a private chat (a burst of a few tolerated). Each chat has an
+:class:`Outbox`: the game only states what each message (a *slot*) should show now;
+the outbox spends a token bucket (``burst`` calls, one more every ``interval``
+seconds), always sending the newest state of the oldest changed slot, skips edits
+that would change nothing, and waits out a 429 and tries again (nothing is dropped).
+Intermediate states are dropped, the final state never is (unless delivering it
+failed), nor a state put as a *checkpoint* (a finished trick must be seen once,
+whatever came after it).
+
+What each message shows is remembered as a digest of its text and keyboard, with its
+message id, through ``on_shown`` (the store): after a restart an unchanged message is
+neither sent nor edited again. Replies to commands are one-shot slots (``post``): they
+take their turn in the chat's budget like everything else, so no handler ever waits.
 
 Failures. Delivery is at most once: a message is never posted twice. A 429 is waited
 out and the state delivered then (Telegram did not take the call). A state whose
@@ -14,14 +22,16 @@ response that cannot be read), is given up, logged once with the chat and the
 message's key, and not retried: the call may have reached Telegram, and a bug would
 fail again. The next state put into that message is delivered as usual (an edit, or
 a new message if no message id is known). A send that went through counts as
-delivered whatever its bookkeeping (``on_sent``: saving the message id) does
-afterwards: its id is kept, so later states edit that message, and a failing
-``on_sent`` is logged. The chat's sender task survives every exception.
+delivered whatever its bookkeeping (``on_shown``: saving what the message shows)
+does afterwards: its id is kept, so later states edit that message, and a failing
+``on_shown`` is logged. The chat's sender task survives every exception.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import itertools
 import json
 import logging
 import time
@@ -30,7 +40,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Protocol
 
-from telegram import Bot, InlineKeyboardMarkup, Message
+from telegram import Bot, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
@@ -63,14 +73,18 @@ class LoopClock:
 class Content:
     text: str
     markup: InlineKeyboardMarkup | None = None
+    # HTML (the bot's own texts) or plain text (nothing in it is markup)
+    html: bool = True
+    # a reply to this message (commands are answered as replies in groups)
+    reply_to: int | None = None
     # a picture (PNG) sent with ``text`` as its caption; only in one-shot slots
     photo: bytes | None = None
 
     @cached_property
-    def key(self) -> tuple[str, str]:
-        # computed once: pacing checks compare keys on every pass over the slots
+    def digest(self) -> str:
+        """What the message shows, in 16 hex digits (computed once per content)."""
         m = json.dumps(self.markup.to_dict(), sort_keys=True) if self.markup else ""
-        return self.text, m
+        return hashlib.blake2b(f"{self.text}\0{m}".encode(), digest_size=8).hexdigest()
 
 
 @dataclass
@@ -78,27 +92,52 @@ class Slot:
     key: str
     family: str | None
     desired: Content | None
-    sent: Content | None = None
+    # the digest of what the message shows now (None: unknown, or nothing yet)
+    shown: str | None = None
     message_id: int | None = None
     # send a fresh message (it notifies) and delete the previous one
     resend: bool = False
     oneshot: bool = False
     thread_id: int | None = None
-    # what the owner last rendered into it (GameService: hand and turn of a DM hand)
-    mark: tuple[int, int | None] | None = None
+    # states that must each be shown once, oldest first, before ``desired``
+    checkpoints: list[Content] = field(default_factory=list)
+    # a live message that may lag: at least this long between two of its edits, but
+    # for checkpoints (the group's table: a finished trick goes out at once)
+    calm: float = 0.0
+    delivered_at: float = float("-inf")
+
+    def ready_at(self) -> float:
+        """When this slot may be delivered (its chat's budget aside)."""
+        if self.checkpoints or self.message_id is None or self.resend:
+            return float("-inf")
+        return self.delivered_at + self.calm
 
     @property
     def dirty(self) -> bool:
+        if self.checkpoints:
+            return True
         if self.desired is None:
             return False
         if self.resend or self.message_id is None:
             return True
-        return self.sent is None or self.sent.key != self.desired.key
+        return self.shown != self.desired.digest
+
+    def next_content(self) -> Content:
+        """The state to deliver now: the oldest checkpoint, else the newest state."""
+        while self.checkpoints and self.checkpoints[0].digest == self.shown:
+            self.checkpoints.pop(0)
+        if self.checkpoints and self.message_id is not None and not self.resend:
+            return self.checkpoints[0]
+        self.checkpoints.clear()  # a fresh message shows the newest state at once
+        assert self.desired is not None
+        return self.desired
 
 
-OnSent = Callable[[int, str, int], Awaitable[None]]
+OnShown = Callable[[int, str, int | None, str | None], Awaitable[None]]
 OnForbidden = Callable[[int], Awaitable[None]]
 OnMigrated = Callable[[int, int], None]
+
+_replies = itertools.count(1)
 
 
 @dataclass
@@ -107,11 +146,13 @@ class Outbox:
     chat_id: int
     interval: float
     clock: Clock
-    on_sent: OnSent | None = None
+    burst: int = 1
+    on_shown: OnShown | None = None
     on_forbidden: OnForbidden | None = None
     on_migrated: OnMigrated | None = None
     slots: dict[str, Slot] = field(default_factory=dict)
     calls: int = 0
+    _tokens: float = 0.0
     _last: float = float("-inf")
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
     _idle: asyncio.Event = field(default_factory=asyncio.Event)
@@ -119,6 +160,7 @@ class Outbox:
     # family slots superseded before they were ever sent: never sent later, out of order
     _dropped: set[str] = field(default_factory=set)
     _closed: bool = False
+    _calm: float | None = None
 
     def put(
         self,
@@ -129,9 +171,13 @@ class Outbox:
         resend: bool = False,
         oneshot: bool = False,
         thread_id: int | None = None,
+        checkpoint: bool = False,
+        calm: float = 0.0,
     ) -> None:
         """Make slot ``key`` show ``content`` (soon). A new slot of a family drops the
-        family's older slots that were never sent: their state lives on in the new one."""
+        family's older slots that were never sent: their state lives on in the new one.
+        A ``checkpoint`` is shown once even if newer states follow before its turn;
+        ``calm``: other states of this message wait that long after its last edit."""
         if key in self._dropped:
             return
         slot = self.slots.get(key)
@@ -144,17 +190,41 @@ class Outbox:
             slot = self.slots[key] = Slot(
                 key, family, content, oneshot=oneshot, thread_id=thread_id
             )
+        elif checkpoint and slot.message_id is not None:
+            slot.checkpoints.append(content)
         slot.desired = content
+        slot.calm = calm
         slot.resend = slot.resend or (resend and slot.message_id is not None)
-        self._kick()
+        if slot.dirty:
+            self._kick()
 
-    def adopt(self, key: str, message_id: int, family: str | None = None) -> None:
-        """Remember a message sent before a restart; the next ``put`` edits it."""
-        self.slots[key] = Slot(key, family, None, message_id=message_id)
+    def post(self, content: Content, *, thread_id: int | None = None) -> None:
+        """A new message of its own (a reply to a command, a notice), sent in turn."""
+        self.put(f"r{next(_replies)}", content, oneshot=True, thread_id=thread_id)
+
+    def adopt(
+        self,
+        key: str,
+        message_id: int,
+        family: str | None = None,
+        shown: str | None = None,
+        oneshot: bool = False,
+    ) -> None:
+        """Remember a message sent before (a restart, a pressed message); the next
+        ``put`` edits it, unless it already shows that (``shown``: its digest).
+        A ``oneshot`` slot is forgotten once delivered (and never persisted)."""
+        self.slots[key] = Slot(
+            key, family, None, shown=shown, message_id=message_id, oneshot=oneshot
+        )
 
     def message_id(self, key: str) -> int | None:
         slot = self.slots.get(key)
         return slot.message_id if slot else None
+
+    def forget(self, key: str) -> None:
+        """The next ``put`` of ``key`` sends a new message (the old one stays as it is)."""
+        if self.slots.pop(key, None) is not None:
+            self._persist(key, None, None)
 
     def _kick(self) -> None:
         self._idle.clear()
@@ -176,38 +246,55 @@ class Outbox:
                 pass
             self._task = None
 
-    async def pace(self) -> None:
-        """A call made outside the outbox (a reply to a command, an edit of the pressed
-        message) takes its turn in this chat's pacing, so the two together stay within
-        Telegram's budget (~20 calls a minute in a group)."""
-        while (wait := self._last + self.interval - self.clock.now()) > 0:
-            await self.clock.sleep(wait)
-        self._last = self.clock.now()
-
     def _next(self) -> Slot | None:
-        return next((s for s in self.slots.values() if s.dirty), None)
+        """The oldest changed slot that may go now; else None, with ``_calm`` the time
+        the first waiting one may go (None: nothing is waiting)."""
+        now = self.clock.now()
+        self._calm = None
+        for s in self.slots.values():
+            if not s.dirty:
+                continue
+            at = s.ready_at()
+            if at <= now:
+                return s
+            self._calm = at if self._calm is None else min(self._calm, at)
+        return None
+
+    def _wait(self) -> float:
+        """Seconds until the bucket holds a token (0: one may be spent now)."""
+        now = self.clock.now()
+        if self.interval <= 0:
+            return 0.0
+        self._tokens = min(float(self.burst), self._tokens + (now - self._last) / self.interval)
+        self._last = now
+        return 0.0 if self._tokens > 1 - 1e-9 else (1 - self._tokens) * self.interval
 
     async def _run(self) -> None:
         while not self._closed:
             slot = self._next()
+            if slot is None and self._calm is not None:
+                await self.clock.sleep(self._calm - self.clock.now())
+                continue
             if slot is None:
                 self._prune()
                 self._idle.set()
                 self._wake.clear()
                 await self._wake.wait()
                 continue
-            wait = self._last + self.interval - self.clock.now()
+            wait = self._wait()
             if wait > 0:
                 await self.clock.sleep(wait)
                 continue  # pick again: newer states may have arrived meanwhile
-            self._last = self.clock.now()
-            content = slot.desired
+            self._tokens = max(0.0, self._tokens - 1)
+            slot.delivered_at = self.clock.now()
+            content = slot.next_content()
             try:
-                await self._deliver(slot)
+                await self._deliver(slot, content)
             except RetryAfter as e:
                 delay = e.retry_after
                 seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else delay
                 log.warning("429 in chat %s: waiting %ss", self.chat_id, seconds)
+                self._tokens = 0.0
                 await self.clock.sleep(float(seconds))
             except Exception:
                 log.exception(
@@ -217,17 +304,18 @@ class Outbox:
                 )
                 self._give_up(slot, content)
 
-    def _give_up(self, slot: Slot, content: Content | None) -> None:
+    def _give_up(self, slot: Slot, content: Content) -> None:
         """Never retry ``content``; a newer state put meanwhile is still delivered."""
-        if content is None or slot.desired is not content:
+        if content in slot.checkpoints:
+            slot.checkpoints.remove(content)
             return
-        slot.sent, slot.resend = content, False
+        if slot.desired is not content:
+            return
+        slot.shown, slot.resend = content.digest, False
         if slot.message_id is None:
             slot.desired = None
 
-    async def _deliver(self, slot: Slot) -> None:
-        content = slot.desired
-        assert content is not None
+    async def _deliver(self, slot: Slot, content: Content) -> None:
         try:
             if slot.message_id is not None and not slot.resend:
                 try:
@@ -241,48 +329,70 @@ class Outbox:
                         return  # send a new one on the next turn
                     else:
                         raise
+                await self._record(slot, content)
             else:
                 old = slot.message_id if slot.resend else None
                 msg = await self._call_send(content, slot.thread_id)
                 # posted: from here on this state counts as delivered, whatever follows
-                # (the slot stays dirty until its id is recorded: the chat is still busy)
+                # (the slot stays dirty until it is recorded: the chat is still busy)
                 slot.message_id, slot.resend = msg.message_id, False
-                await self._sent(slot, msg.message_id)
+                await self._record(slot, content)
                 if old is not None:
                     await self._delete(old)
-            slot.sent = content
+            self._shown(slot, content)
         except Forbidden as e:
             log.info("chat %s refuses messages: %s", self.chat_id, e)
             # the slot stays pending until the owner has handled it (the chat is busy)
             if self.on_forbidden is not None:
                 await self.on_forbidden(self.chat_id)
+            slot.checkpoints.clear()
             if slot.desired is content:
-                slot.sent, slot.desired = content, None
+                slot.shown, slot.desired = content.digest, None
         except RetryAfter:
             raise
         except ChatMigrated as e:
             # the group became a supergroup: the owner moves its games to the new id
             log.info("chat %s migrated to %s", self.chat_id, e.new_chat_id)
-            slot.sent, slot.desired = content, None
+            slot.checkpoints.clear()
+            slot.shown, slot.desired = content.digest, None
             if self.on_migrated is not None:
                 self.on_migrated(self.chat_id, e.new_chat_id)
         except TelegramError as e:
             log.warning("chat %s slot %s: %s", self.chat_id, slot.key, e)
             self._give_up(slot, content)
 
-    async def _sent(self, slot: Slot, message_id: int) -> None:
-        """Report a posted message; a failure here must not make it post again."""
-        if self.on_sent is None:
+    def _shown(self, slot: Slot, content: Content) -> None:
+        if slot.checkpoints and slot.checkpoints[0] is content:
+            slot.checkpoints.pop(0)
+        slot.shown = content.digest
+
+    async def _record(self, slot: Slot, content: Content) -> None:
+        """Save what the message shows now; a failure here must not make it post again."""
+        if self.on_shown is None or slot.oneshot or slot.message_id is None:
             return
         try:
-            await self.on_sent(self.chat_id, slot.key, message_id)
+            await self.on_shown(self.chat_id, slot.key, slot.message_id, content.digest)
         except Exception:
             log.exception(
-                "chat %s: message %s was sent (id %s) but recording it failed",
+                "chat %s: message %s was delivered (id %s) but recording it failed",
                 self.chat_id,
                 slot.key,
-                message_id,
+                slot.message_id,
             )
+
+    def _persist(self, key: str, message_id: int | None, shown: str | None) -> None:
+        if self.on_shown is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._save(key, message_id, shown))
+        _background.add(task)
+        task.add_done_callback(_background.discard)
+
+    async def _save(self, key: str, message_id: int | None, shown: str | None) -> None:
+        assert self.on_shown is not None
+        try:
+            await self.on_shown(self.chat_id, key, message_id, shown)
+        except Exception:
+            log.exception("chat %s: recording message %s failed", self.chat_id, key)
 
     async def _call_send(self, content: Content, thread_id: int | None) -> Message:
         self.calls += 1
@@ -295,13 +405,17 @@ class Outbox:
                 parse_mode=ParseMode.HTML,
                 message_thread_id=thread_id,
             )
+        reply = None
+        if content.reply_to is not None:
+            reply = ReplyParameters(content.reply_to, allow_sending_without_reply=True)
         return await self.bot.send_message(
             self.chat_id,
             content.text,
             reply_markup=content.markup,
-            parse_mode=ParseMode.HTML,
+            parse_mode=ParseMode.HTML if content.html else None,
             message_thread_id=thread_id,
             disable_web_page_preview=True,
+            reply_parameters=reply,
         )
 
     async def _call_edit(self, message_id: int, content: Content) -> None:
@@ -311,7 +425,7 @@ class Outbox:
             chat_id=self.chat_id,
             message_id=message_id,
             reply_markup=content.markup,
-            parse_mode=ParseMode.HTML,
+            parse_mode=ParseMode.HTML if content.html else None,
             disable_web_page_preview=True,
         )
 
@@ -337,6 +451,11 @@ class Outbox:
                 if seen[s.family] > keep:
                     del self.slots[k]
                     self._dropped.add(k)
+                    self._persist(k, None, None)
+
+
+# store writes of what messages show, running after the call that changed it
+_background: set[asyncio.Task[None]] = set()
 
 
 class Outboxes:
@@ -348,26 +467,28 @@ class Outboxes:
         clock: Clock,
         group_interval: float,
         dm_interval: float,
-        on_sent: OnSent | None = None,
+        dm_burst: int = 3,
+        on_shown: OnShown | None = None,
         on_forbidden: OnForbidden | None = None,
         on_migrated: OnMigrated | None = None,
     ) -> None:
         self.bot, self.clock = bot, clock
-        self.group_interval, self.dm_interval = group_interval, dm_interval
-        self.on_sent, self.on_forbidden = on_sent, on_forbidden
+        self.group_interval, self.dm_interval, self.dm_burst = group_interval, dm_interval, dm_burst
+        self.on_shown, self.on_forbidden = on_shown, on_forbidden
         self.on_migrated = on_migrated
         self._boxes: dict[int, Outbox] = {}
 
     def get(self, chat_id: int) -> Outbox:
         box = self._boxes.get(chat_id)
         if box is None:
-            interval = self.dm_interval if chat_id > 0 else self.group_interval
+            dm = chat_id > 0
             box = Outbox(
                 self.bot,
                 chat_id,
-                interval,
+                self.dm_interval if dm else self.group_interval,
                 self.clock,
-                on_sent=self.on_sent,
+                burst=self.dm_burst if dm else 1,
+                on_shown=self.on_shown,
                 on_forbidden=self.on_forbidden,
                 on_migrated=self.on_migrated,
             )

@@ -1,9 +1,12 @@
-"""Per-game serialisation of updates.
+"""Per-person serialisation of updates.
 
-Updates for one game (or one chat, when no game can be read from the update) are
-processed strictly in arrival order; updates for different games run in parallel, so
-one slow group never stalls the others. asyncio locks are fair (FIFO), and PTB starts
-one task per update in arrival order, so taking the key's lock first thing keeps order.
+One person's updates are processed strictly in arrival order (a card tapped, then
+Play); different people's run in parallel, so a slow check for one (a membership
+look-up) never holds anyone else. A game's own consistency does not rely on this:
+every change of a game runs under that game's lock (``GameService.change``), taken
+in arrival order (asyncio locks are fair, and PTB starts one task per update in
+arrival order). Updates without a person (the bot's own membership, a group's
+migration) are serialised per chat.
 """
 
 from __future__ import annotations
@@ -15,29 +18,16 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
-from bot import codec
-
 
 def update_key(update: object) -> Hashable:
     if not isinstance(update, Update):
         return "other"
-    if update.callback_query is not None:
-        game = codec.game_of(update.callback_query.data)
-        if game is not None:
-            return ("game", game)
-    msg = update.effective_message
-    if msg is not None and msg.chat.type == "private" and msg.text:
-        parts = msg.text.split()
-        if len(parts) == 2 and parts[0].startswith("/start"):
-            try:
-                return ("game", codec.decode_payload(parts[1])[1])
-            except codec.BadData:
-                pass
+    if update.my_chat_member is None:
+        user = update.effective_user
+        if user is not None:
+            return ("user", user.id)
     chat = update.effective_chat
-    if chat is not None:
-        return ("chat", chat.id)
-    user = update.effective_user
-    return ("user", user.id if user else 0)
+    return ("chat", chat.id if chat is not None else 0)
 
 
 class KeyedLocks:

@@ -8,6 +8,11 @@ read the time from the event loop and wait on its timers; here they read the bot
 event loop's (nothing changes); the tests inject their virtual clock, so they run the
 very limiter production runs, and a bucket's wait of 3 s costs them no real time.
 
+Only writes are limited (sends, edits, deletes: what Telegram's flood limits count).
+A question the bot asks (``getChatMember`` for a seat join or an admin check) or the
+answer to a press goes straight out: PTB's limiter would queue a ``getChatMember`` of
+a group behind that group's 20-a-minute bucket, seconds behind its table updates.
+
 After a 429 a call is retried up to ``max_retries`` times, each time once Telegram's
 ``retry_after`` (+0.1 s) has passed on the same clock. (PTB's own retry sleeps on the
 event loop; so this class does the retrying itself, around the call, and the retried
@@ -30,6 +35,25 @@ from telegram.ext import AIORateLimiter
 from bot.outbox import Clock
 
 log = logging.getLogger(__name__)
+
+# methods that spend a chat's message budget
+WRITES = frozenset(
+    {
+        "sendMessage",
+        "sendPhoto",
+        "sendDocument",
+        "sendMediaGroup",
+        "editMessageText",
+        "editMessageReplyMarkup",
+        "editMessageCaption",
+        "editMessageMedia",
+        "deleteMessage",
+        "pinChatMessage",
+        "unpinChatMessage",
+        "copyMessage",
+        "forwardMessage",
+    }
+)
 
 
 class ClockedRateLimiter(AIORateLimiter):
@@ -61,6 +85,8 @@ class ClockedRateLimiter(AIORateLimiter):
         data: dict[str, Any],
         rate_limit_args: int | None,
     ) -> Any:
+        if endpoint not in WRITES:  # not counted by Telegram's flood limits
+            return await callback(*args, **kwargs)
         retries = rate_limit_args or self._retries
 
         async def call(*a: Any, **kw: Any) -> Any:

@@ -1,4 +1,4 @@
-"""Persistence (aiosqlite, WAL): games, per-chat settings, users who opened the DM.
+"""Persistence (aiosqlite, WAL): games, per-chat settings, what bot messages show.
 
 Every accepted action is saved before it is acknowledged; the schema is versioned
 with ``PRAGMA user_version`` so later changes migrate in place.
@@ -79,6 +79,27 @@ _MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, seat)
     );
     CREATE INDEX match_players_user ON match_players(user_id, chat_id);
+    """,
+    # what each bot message shows (a digest of text + keyboard), so that a restart
+    # edits nothing unchanged; the message ids that records kept before move here
+    """
+    CREATE TABLE shown (
+        chat_id INTEGER NOT NULL,
+        key TEXT NOT NULL,
+        message_id INTEGER NOT NULL,
+        digest TEXT,
+        PRIMARY KEY (chat_id, key)
+    );
+    INSERT OR IGNORE INTO shown(chat_id, key, message_id, digest)
+        SELECT g.chat_id, m.key, m.value, NULL
+        FROM games g, json_each(g.record, '$.group_messages') m
+        WHERE g.status IN ('lobby', 'running');
+    INSERT OR IGNORE INTO shown(chat_id, key, message_id, digest)
+        SELECT json_extract(g.record, '$.seats[' || m.key || '].user_id'),
+               'g' || g.id || ':hand', m.value, NULL
+        FROM games g, json_each(g.record, '$.dm_messages') m
+        WHERE g.status IN ('lobby', 'running')
+          AND json_extract(g.record, '$.seats[' || m.key || '].user_id') IS NOT NULL;
     """,
 ]
 
@@ -171,7 +192,6 @@ class Store:
         Message ids of the old chat mean nothing in the new one: they are forgotten."""
         for rec in await self.games_in(old):
             rec.chat_id = new
-            rec.group_messages = {}
             await self.db.execute("UPDATE games SET chat_id=? WHERE id=?", (new, rec.id))
             await self.save_game(rec)
         async with self.db.execute("SELECT 1 FROM chats WHERE chat_id=?", (new,)) as c:
@@ -181,6 +201,7 @@ class Store:
             settings.chat_id = new
             await self.save_chat_settings(settings)
         await self.db.execute("DELETE FROM chats WHERE chat_id=?", (old,))
+        await self.db.execute("DELETE FROM shown WHERE chat_id=?", (old,))
         for table in ("hands", "hand_players", "matches", "match_players"):  # its history
             await self.db.execute(f"UPDATE {table} SET chat_id=? WHERE chat_id=?", (new, old))
         await self.db.commit()
@@ -199,16 +220,29 @@ class Store:
         )
         await self.db.commit()
 
-    # users
-    async def mark_dm_ok(self, user_id: int, lang: str | None) -> None:
-        await self.db.execute(
-            "INSERT INTO users(user_id, lang, dm_ok) VALUES (?,?,1)"
-            " ON CONFLICT(user_id) DO UPDATE SET lang=excluded.lang, dm_ok=1",
-            (user_id, lang),
-        )
+    # what bot messages show
+    async def save_shown(
+        self, chat_id: int, key: str, message_id: int | None, digest: str | None
+    ) -> None:
+        """Message ``key`` of a chat has id ``message_id`` and shows ``digest``
+        (``message_id`` None: forget it)."""
+        if message_id is None:
+            await self.db.execute("DELETE FROM shown WHERE chat_id=? AND key=?", (chat_id, key))
+        else:
+            await self.db.execute(
+                "INSERT INTO shown(chat_id, key, message_id, digest) VALUES (?,?,?,?)"
+                " ON CONFLICT(chat_id, key) DO UPDATE SET"
+                " message_id=excluded.message_id, digest=excluded.digest",
+                (chat_id, key, message_id, digest),
+            )
         await self.db.commit()
 
-    async def dm_ok(self, user_id: int) -> bool:
-        async with self.db.execute("SELECT dm_ok FROM users WHERE user_id=?", (user_id,)) as c:
-            row = await c.fetchone()
-        return bool(row and row[0])
+    async def forget_shown(self, chat_id: int) -> None:
+        """The chat's messages cannot be edited any more (the bot left the group)."""
+        await self.db.execute("DELETE FROM shown WHERE chat_id=?", (chat_id,))
+        await self.db.commit()
+
+    async def all_shown(self) -> list[tuple[int, str, int, str | None]]:
+        async with self.db.execute("SELECT chat_id, key, message_id, digest FROM shown") as c:
+            rows = await c.fetchall()
+        return [(r[0], r[1], r[2], r[3]) for r in rows]

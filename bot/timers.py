@@ -1,23 +1,153 @@
-"""Deadlines on PTB's JobQueue: deal pace, overturn windows, turn time-outs (托管,
-RULES.md 13), computer players' moves, the pause before the next hand, lobby expiry.
+"""Deadlines: deal pace, overturn windows, turn time-outs (托管, RULES.md 13), computer
+players' moves, the pause before the next hand, lobby expiry.
 
-Each game has at most one pending job, named after the game. A job carries the
-hand number and state version it was armed for; if the game moved on, it does
-nothing. Jobs are not persisted: GameService re-arms every open game at start-up.
+Each game has at most one pending timer. :meth:`Deadlines.arm` (called once per change
+by ``GameService.change``) decides which; a timer carries the hand number and state
+version it was armed for, and does nothing if the game moved on. Timers are not
+persisted: every open game is re-armed at start-up. :func:`attach` runs them on
+PTB's JobQueue; every delay is measured with the service's clock.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from telegram.ext import CallbackContext, JobQueue
 
-from bot.game import GameService
+from bot.live import Game
+from bot.models import GameRecord
+from engine.errors import IllegalAction
+from engine.hand import Action, Deal, Pass, Show
+from engine.match import MatchState
+from engine.players import choose_action
+
+if TYPE_CHECKING:
+    from bot.game import GameService
 
 log = logging.getLogger(__name__)
 
+Token = tuple[int, int, str]  # (hand number, state version, kind)
+# ``arm(game_id, token, delay)``; ``disarm(game_id)``
+Arm = Callable[[int, Token, float], None]
+Disarm = Callable[[int], None]
 
-def attach(service: GameService, job_queue: JobQueue) -> None:
+
+class Deadlines:
+    def __init__(self, svc: GameService) -> None:
+        self.svc = svc
+        self.arm_timer: Arm = lambda *_: None
+        self.disarm_timer: Disarm = lambda *_: None
+        self._armed: dict[int, Token] = {}  # game -> the token of its pending timer
+
+    def arm(self, game: Game) -> None:
+        """Arm the single timer this game needs now (or none). A timer already armed
+        for the same moment is left alone: tapping cards does not restart a turn's clock."""
+        due = self._due(game)
+        game_id = game.rec.id
+        if due is not None and self._armed.get(game_id) == due[0]:
+            return
+        self.disarm_timer(game_id)
+        self._armed.pop(game_id, None)
+        if due is not None:
+            self._armed[game_id] = due[0]
+            self.arm_timer(game_id, *due)
+
+    def _due(self, game: Game) -> tuple[Token, float] | None:
+        rec, match, st = game.rec, game.match, self.svc.settings
+        if rec.status == "lobby":
+            due = rec.created_at + st.lobby_expiry_minutes * 60 - self.svc.wall()
+            return (0, 0, "expire"), max(0.0, due)
+        if rec.status != "running" or match is None or rec.paused:
+            return None
+        n, v = match.hand.hand_number, match.hand.version
+        to = match.next_actor()  # the engine says who (or what) acts next
+        if to.kind == "deal":
+            pace = st.deal_pace_seconds if rec.deal_pace is None else rec.deal_pace
+            return (n, v, "deal"), pace
+        if to.kind == "window":
+            if any(robot(rec, s) for s in to.seats):
+                return (n, v, "robots"), st.computer_delay_seconds
+            if game.window_deadline is None:  # after a restart: a fresh window
+                game.window_deadline = self.svc.now() + st.overturn_window_seconds
+            return (n, v, "window"), max(0.0, game.window_deadline - self.svc.now())
+        if to.seat is not None:  # one seat's turn: bury, 炒底 or play
+            if robot(rec, to.seat):
+                return (n, v, "robot"), st.computer_delay_seconds
+            return (n, v, "timeout"), rec.turn_seconds or st.turn_timeout_seconds
+        if to.kind == "next_hand":
+            return (n, v, "next"), st.next_hand_delay_seconds
+        return None
+
+    async def fire(self, game_id: int, token: Token) -> None:
+        """A timer went off: act if the game is still where it was when armed."""
+        if self._armed.get(game_id) == token:
+            del self._armed[game_id]
+        game = await self.svc.get(game_id)
+        if game is not None:
+            await self.svc.change(game, lambda g: self._fire(g, token))
+
+    def _fire(self, game: Game, token: Token) -> None:
+        hand_no, version, kind = token
+        if kind == "expire":
+            self.svc.lobby.expire(game)
+            return
+        match, rec = game.match, game.rec
+        if match is None or rec.status != "running" or rec.paused:
+            return
+        hand = match.hand
+        if (hand.hand_number, hand.version) != (hand_no, version):
+            return
+        hands = self.svc.hands
+        rng = random.Random(rec.seed * 7919 + hand.version * 31 + hand.hand_number)
+        if kind == "deal":
+            match.apply(Deal(n=4 * self.svc.settings.deal_batch))
+            for seat in range(4):  # computers race to declare like everyone else
+                if rec.seats[seat].computer and hand.phase == "dealing":
+                    action = choose_action(hand.observation(seat), rng)
+                    if isinstance(action, Show):
+                        _try(match, action)
+        elif kind == "robots":
+            for seat in range(4):
+                if robot(rec, seat) and hand.phase == "after_deal" and hand.can_pass(seat):
+                    _try(match, choose_action(hand.observation(seat), rng))
+        elif kind == "window":
+            for seat in range(4):
+                if hand.phase == "after_deal" and hand.can_pass(seat):
+                    _try(match, Pass(seat=seat))
+        elif kind in ("robot", "timeout"):
+            seat = hand.turn
+            assert seat is not None
+            if kind == "timeout":
+                rec.seats[seat].auto = True  # 托管 until the player acts again
+            rec.seats[seat].selection = []
+            if not _try(match, choose_action(hand.observation(seat), rng)):
+                rec.seats[seat].auto = False  # leave the turn to the player; re-armed
+        elif kind == "next":
+            hands.next_hand(game)
+            return
+        hands.after_engine(game)
+
+
+def robot(rec: GameRecord, seat: int) -> bool:
+    """The computer acts for this seat: a computer player, or a player on 托管."""
+    s = rec.seats[seat]
+    return s.computer or s.auto
+
+
+def _try(match: MatchState, action: Action) -> bool:
+    try:
+        match.apply(action)
+        return True
+    except IllegalAction as e:
+        log.error("engine refused a computer action %s: %s", action, e)
+        return False
+
+
+def attach(service: GameService, job_queue: JobQueue) -> None:  # type: ignore[type-arg]
     def name(game_id: int) -> str:
         return f"game:{game_id}"
 
@@ -25,15 +155,18 @@ def attach(service: GameService, job_queue: JobQueue) -> None:
         for job in job_queue.get_jobs_by_name(name(game_id)):
             job.schedule_removal()
 
-    def arm(game_id: int, token: tuple[int, int, str], delay: float) -> None:
+    def arm(game_id: int, token: Token, delay: float) -> None:
         job_queue.run_once(_fire, when=max(0.0, delay), data=(game_id, token), name=name(game_id))
 
     async def _fire(context: CallbackContext) -> None:  # type: ignore[type-arg]
         game_id, token = context.job.data  # type: ignore[union-attr,misc]
         try:
-            await service.fire(game_id, token)
+            await service.deadlines.fire(game_id, token)
+        except asyncio.CancelledError:
+            # the bot is shutting down: the game's timer is armed again at start-up
+            log.info("timer %s of game %s cancelled", token, game_id)
         except Exception:
             log.exception("timer %s of game %s failed", token, game_id)
 
-    service.arm = arm
-    service.disarm = disarm
+    service.deadlines.arm_timer = arm
+    service.deadlines.disarm_timer = disarm

@@ -1,17 +1,31 @@
-"""Update handlers: short functions that parse the update, call GameService, answer."""
+"""Update handlers: short functions that parse the update, call GameService, reply.
+
+Handlers take no locks and touch no store; a reply is handed to the chat's paced
+outbox (it never waits for the chat's budget), and membership or admin checks are
+cached (``bot.members``).
+"""
 
 from __future__ import annotations
 
-from telegram import CallbackQuery, Chat, Message, Update
-from telegram.error import BadRequest
+from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update
+from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
 from bot import i18n
 from bot.game import GameService
+from bot.members import Members
+from bot.outbox import Content
 
 
 def service(context: ContextTypes.DEFAULT_TYPE) -> GameService:
     return context.application.bot_data["service"]
+
+
+def members(context: ContextTypes.DEFAULT_TYPE) -> Members:
+    data = context.application.bot_data
+    if "members" not in data:
+        data["members"] = Members(context.bot, service(context).clock)
+    return data["members"]
 
 
 async def chat_lang(context: ContextTypes.DEFAULT_TYPE, update: Update) -> str:
@@ -20,7 +34,7 @@ async def chat_lang(context: ContextTypes.DEFAULT_TYPE, update: Update) -> str:
     chat = update.effective_chat
     group_lang = None
     if chat is not None and chat.type != "private":
-        group_lang = (await svc.store.chat_settings(chat.id)).lang
+        group_lang = (await svc.chats.settings(chat.id)).lang
     user = update.effective_user
     return i18n.pick(
         group_lang, user.language_code if user else None, svc.settings.default_language
@@ -43,44 +57,43 @@ async def group_command(
 
 
 async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
-    try:
-        member = await context.bot.get_chat_member(chat_id, user_id)
-    except Exception:  # the check is a courtesy: on failure only the creator may act
-        return False
-    return member.status in ("creator", "administrator")
+    return await members(context).is_admin(chat_id, user_id)
 
 
 async def is_member(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
-    try:
-        member = await context.bot.get_chat_member(chat_id, user_id)
-    except Exception:  # unknown: let them in rather than lock out a real member
-        return True
-    return member.status not in ("left", "kicked")
+    return await members(context).is_member(chat_id, user_id)
 
 
-async def pace(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> None:
-    """A group's direct replies take their turn in its outbox's pacing (Telegram's
-    ~20 calls a minute per group count replies and edits too)."""
-    if chat_id < 0:
-        await service(context).outboxes.get(chat_id).pace()
-
-
-async def reply(context: ContextTypes.DEFAULT_TYPE, msg: Message, text: str, **kwargs: object):
-    """``msg.reply_text``, paced in groups."""
-    await pace(context, msg.chat_id)
-    return await msg.reply_text(text, **kwargs)  # type: ignore[arg-type]
+async def reply(
+    context: ContextTypes.DEFAULT_TYPE,
+    msg: Message,
+    text: str,
+    *,
+    parse_mode: str | None = None,
+    reply_markup: InlineKeyboardMarkup | None = None,
+    reply_to_message_id: int | None = None,
+) -> None:
+    """Reply to ``msg`` (quoting it in a group): handed to the chat's outbox, sent in
+    its turn within the chat's budget, retried after a flood wait."""
+    quote = msg.chat.type != "private"
+    target = reply_to_message_id or (msg.message_id if quote else None)
+    content = Content(text, reply_markup, html=parse_mode == ParseMode.HTML, reply_to=target)
+    thread = msg.message_thread_id if msg.is_topic_message else None
+    service(context).outboxes.get(msg.chat_id).post(content, thread_id=thread)
 
 
 async def edit_query_message(
     context: ContextTypes.DEFAULT_TYPE, query: CallbackQuery, text: str, **kwargs: object
 ) -> None:
-    """Edit the pressed message (paced in groups); pressing an option that is already
-    shown (the chosen language again, a second tap before the client refreshed)
-    changes nothing."""
-    if query.message is not None:
-        await pace(context, query.message.chat.id)
-    try:
-        await query.edit_message_text(text, **kwargs)  # type: ignore[arg-type]
-    except BadRequest as e:
-        if "not modified" not in str(e).lower():
-            raise
+    """Make the pressed message show ``text`` (and ``reply_markup``), in the chat's
+    turn; pressing an option already shown changes nothing."""
+    msg = query.message
+    if msg is None:
+        return
+    box = service(context).outboxes.get(msg.chat.id)
+    key = f"m{msg.message_id}"
+    if key not in box.slots:
+        box.adopt(key, msg.message_id, oneshot=True)
+    markup = kwargs.get("reply_markup")
+    html = kwargs.get("parse_mode") == ParseMode.HTML
+    box.put(key, Content(text, markup if isinstance(markup, InlineKeyboardMarkup) else None, html))

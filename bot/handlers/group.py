@@ -20,7 +20,7 @@ async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         old, new = msg.migrate_from_chat_id, msg.chat.id
     else:
         return
-    await service(context).migrate_chat(old, new)
+    await service(context).chats.migrate_chat(old, new)
 
 
 async def on_my_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -32,8 +32,8 @@ async def on_my_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     status = change.new_chat_member.status
     svc = service(context)
     if status in ("left", "kicked"):
-        await svc.bot_removed(change.chat.id)
+        await svc.chats.bot_removed(change.chat.id)
     elif status in ("member", "administrator") or (
         status == "restricted" and getattr(change.new_chat_member, "can_send_messages", False)
     ):
-        await svc.bot_added(change.chat.id)
+        await svc.chats.bot_added(change.chat.id)

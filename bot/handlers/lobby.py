@@ -34,15 +34,14 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     svc = service(context)
     thread = msg.message_thread_id if msg.is_topic_message else None
-    game, created = await svc.new_game(chat.id, thread, chat.title or "", user.id, lang)
+    game, created = await svc.lobby.new_game(chat.id, thread, chat.title or "", user.id, lang)
     if not created:
-        lobby_id = game.rec.group_messages.get(f"g{game.rec.id}:lobby")
+        lobby_id = svc.lobby.lobby_message_id(game)
         await reply(
             context,
             msg,
             t(lang, "newgame.exists"),
             reply_to_message_id=lobby_id or msg.message_id,
-            allow_sending_without_reply=True,
         )
 
 
@@ -55,7 +54,6 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat.type != "private":
         await reply(context, msg, t(lang, "start.group"))
         return
-    await svc.store.mark_dm_ok(user.id, i18n.normalize(user.language_code))
     payload = context.args[0] if context.args else ""
     if not payload:
         await reply(context, msg, t(lang, "help"), parse_mode=ParseMode.HTML)
@@ -72,12 +70,12 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = game.rec.user_lang(user.id, user.language_code)
     group = escape(game.rec.chat_title or "?")
     if kind == "open":
-        key = await svc.open_dm(game_id, user.id)
+        key = await svc.chats.open_dm(game_id, user.id)
     elif kind == "take" and not await is_member(context, game.rec.chat_id, user.id):
         key = "join.not_member"
     elif kind == "take":
         assert seat is not None
-        key = await svc.take_over(
+        key = await svc.lobby.take_over(
             game_id, seat, user.id, display_name(user), i18n.normalize(user.language_code)
         )
         lang = game.rec.user_lang(user.id, user.language_code)
@@ -85,7 +83,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         key = "join.not_member"
     else:
         assert seat is not None
-        key = await svc.join(
+        key = await svc.lobby.join(
             game_id, seat, user.id, display_name(user), i18n.normalize(user.language_code)
         )
     await reply(

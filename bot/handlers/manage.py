@@ -8,6 +8,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
 from bot import codec
+from bot.codec import Kind
 from bot.game import Answer, Game
 from bot.handlers import chat_lang, edit_query_message, group_command, is_admin, reply, service
 from bot.handlers.lobby import display_name
@@ -34,12 +35,11 @@ async def endgame_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         await reply(context, msg, t(lang, "endgame.refused"))
         return
     if game.rec.status == "lobby":
-        async with game.lock:
-            await svc.end_game(game, escape(display_name(user)))
+        await svc.chats.end_game(game, escape(display_name(user)))
         return
     hand = game.match.hand_number if game.match else 0
-    yes = codec.Press("E", game.rec.id, hand, 0).encode()
-    no = codec.Press("K", game.rec.id, hand, 0).encode()
+    yes = codec.Press(Kind.END, game.rec.id, hand, 0).encode()
+    no = codec.Press(Kind.KEEP, game.rec.id, hand, 0).encode()
     markup = InlineKeyboardMarkup(
         [
             [
@@ -64,11 +64,10 @@ async def end_press(
     svc = service(context)
     if game.rec.status not in ("lobby", "running"):
         text, answer = t(lang, "endgame.none"), Answer(t(lang, "stale"))
-    elif press.kind == "K":
+    elif press.kind == Kind.KEEP:
         text, answer = t(lang, "endgame.kept"), Answer(t(lang, "endgame.kept"))
     else:
-        async with game.lock:
-            done = await svc.end_game(game, escape(display_name(user)))
+        done = await svc.chats.end_game(game, escape(display_name(user)))
         if not done:
             text, answer = t(lang, "endgame.none"), Answer(t(lang, "stale"))
         else:
@@ -94,7 +93,7 @@ async def takeover_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await reply(context, msg, t(lang, "takeover.usage"))
         return
     seat = int(arg) - 1
-    link = svc.takeover_link(game, seat)
+    link = svc.lobby.takeover_link(game, seat)
     if link is None:
         await reply(context, msg, t(lang, "take.not_free", seat=seat + 1))
         return

@@ -1,7 +1,15 @@
-"""Every inline button: lobby buttons in the group, hand buttons in the DMs.
+"""Every inline button: where a tap goes.
 
-Each press is answered exactly once, whatever happens; forged or stale data changes
-nothing and gets a polite answer.
+A press is parsed (``bot.codec``), routed by its kind, and answered exactly once,
+whatever happens; forged or stale data changes nothing and gets a polite answer.
+
+    lobby buttons (leave, +/- computer, start, cancel)  → GameService.lobby.press
+    the /endgame question (end, keep playing)           → handlers.manage.end_press
+    settings buttons ("cfg|…", no game)                 → handlers.settings.settings_press
+    everything else: a hand in a DM, "Next hand"        → GameService.hands.press
+
+Each of those runs one step through ``GameService.change``: lock → engine → save once
+→ publish once → arm timers once. The answer never waits for any chat's output.
 """
 
 from __future__ import annotations
@@ -13,6 +21,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot import codec
+from bot.codec import END_KINDS, LOBBY_KINDS, Kind
 from bot.game import Answer
 from bot.handlers import chat_lang, is_admin, service
 from bot.handlers.manage import end_press
@@ -20,7 +29,6 @@ from bot.handlers.settings import settings_press
 from bot.i18n import t
 
 log = logging.getLogger(__name__)
-LOBBY_KINDS = frozenset("LCRSX")
 
 
 async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -28,39 +36,35 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     if query is None:
         return
     try:
-        answer = await _handle(update, context)
+        answer = await _route(update, context)
     except Exception:
         log.exception("callback %r failed", query.data)
         answer = Answer(t(await chat_lang(context, update), "error"), alert=True)
     try:
-        await query.answer(answer.text[:200] or None, show_alert=answer.alert, url=answer.url)
+        await query.answer(answer.text[:200] or None, show_alert=answer.alert)
     except TelegramError as e:
         log.info("could not answer callback: %s", e)
 
 
-async def _handle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Answer:
+async def _route(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Answer:
     query = update.callback_query
     assert query is not None
     data = query.data or ""
     if data.startswith("cfg|"):
         return await settings_press(update, context)
-    lang = await chat_lang(context, update)
     try:
         press = codec.decode(data)
     except codec.BadData:
-        return Answer(t(lang, "bad_button"))
+        return Answer(t(await chat_lang(context, update), "bad_button"))
     svc = service(context)
     game = await svc.get(press.game)
     if game is None:
-        return Answer(t(lang, "stale"))
+        return Answer(t(await chat_lang(context, update), "stale"))
     user = query.from_user
-    if press.kind in "EK":
+    if press.kind in END_KINDS:
         return await end_press(update, context, game, press)
     if press.kind in LOBBY_KINDS:
-        admin = False
-        if press.kind != "L" and user.id != game.rec.creator_id:
-            admin = await is_admin(context, game.rec.chat_id, user.id)
-        async with game.lock:
-            return await svc.lobby_press(game, press, user.id, admin, user.language_code)
-    async with game.lock:
-        return await svc.hand_press(game, press, user.id, user.language_code)
+        boss = press.kind == Kind.LEAVE or user.id == game.rec.creator_id
+        admin = not boss and await is_admin(context, game.rec.chat_id, user.id)
+        return await svc.lobby.press(game, press, user.id, admin, user.language_code)
+    return await svc.hands.press(game, press, user.id, user.language_code)

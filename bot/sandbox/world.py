@@ -321,6 +321,9 @@ def message_json(message: Message) -> dict[str, Any]:
     }
     if message.text is not None:
         data["html"] = to_html(message.text, message.entities)
+        if message.chat.type == "private" and not data["from"]["bot"]:
+            if message.text.startswith("/start "):  # a deep link: clients hide the payload
+                data["html"] = to_html("/start", message.entities[:1])
     if message.caption is not None:
         data["html"] = to_html(message.caption, message.caption_entities)
     if message.photo:

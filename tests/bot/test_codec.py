@@ -6,7 +6,7 @@ from bot import codec
 
 
 @given(
-    kind=st.sampled_from(sorted(codec.GAME_KINDS)),
+    kind=st.sampled_from(sorted(codec.Kind)),
     game=st.integers(0, 10**12),
     hand=st.integers(0, 10**4),
     version=st.integers(0, 10**6),

@@ -215,13 +215,13 @@ async def test_a_send_whose_bookkeeping_failed_is_not_sent_a_second_time(caplog)
     bot, box = failing()
     saved = []
 
-    async def on_sent(chat_id, key, message_id):
+    async def on_shown(chat_id, key, message_id, digest):
         if not saved:
             saved.append(None)
             raise Boom("database is locked")
         saved.append((chat_id, key, message_id))
 
-    box.on_sent = on_sent
+    box.on_shown = on_shown
     box.put("lobby", Content("lobby 1"))
     await drained(box)
     [err] = errors(caplog)
@@ -232,18 +232,18 @@ async def test_a_send_whose_bookkeeping_failed_is_not_sent_a_second_time(caplog)
     # the lobby was posted once and then edited; the sender went on with the table
     assert [c[0] for c in bot.calls] == ["send", "edit", "send"]
     assert bot.texts[1] == "lobby 2" and bot.texts[2] == "table"
-    assert saved[1:] == [(-7, "table", 2)]
+    assert saved[1:] == [(-7, "lobby", 1), (-7, "table", 2)]
     assert len(errors(caplog)) == 1
 
 
 async def test_a_resend_whose_bookkeeping_failed_still_deletes_the_old_message(caplog):
     bot, box = failing()
 
-    async def on_sent(chat_id, key, message_id):
+    async def on_shown(chat_id, key, message_id, digest):
         if message_id == 2:
             raise Boom("disk full")
 
-    box.on_sent = on_sent
+    box.on_shown = on_shown
     box.put("hand", Content("a"))
     await drained(box)
     box.put("hand", Content("b"), resend=True)

@@ -7,14 +7,14 @@ async def test_a_game_survives_reopening_the_database(tmp_path):
     store = await Store(path).open()
     rec = await store.create_game(GameRecord(chat_id=-100, creator_id=1, chat_title="G"))
     rec.seats[2] = Seat(user_id=5, name="Bo")
-    rec.group_messages["g1:lobby"] = 42
     await store.save_game(rec)
+    await store.save_shown(-100, "g1:lobby", 42, "abc")
     await store.close()
 
     store = await Store(path).open()
     again = await store.load_game(rec.id)
     assert again is not None and again.seats[2].name == "Bo"
-    assert again.group_messages == {"g1:lobby": 42}
+    assert await store.all_shown() == [(-100, "g1:lobby", 42, "abc")]
     assert [g.id for g in await store.open_games()] == [rec.id]
     async with store.db.execute("PRAGMA journal_mode") as cur:
         assert (await cur.fetchone())[0] == "wal"
@@ -33,13 +33,49 @@ async def test_one_open_game_per_chat_and_topic(tmp_path):
     await store.close()
 
 
-async def test_chat_settings_and_dm_users(tmp_path):
+async def test_message_ids_kept_in_game_records_move_to_what_messages_show(tmp_path):
+    """A database of the first schema: the ids of the group's and the players' messages
+    lived in the game record; after the upgrade a restart still edits them."""
+    import json
+
+    import aiosqlite
+
+    from bot import store as store_module
+
+    path = tmp_path / "old.sqlite3"
+    async with aiosqlite.connect(path) as db:
+        await db.executescript(store_module._MIGRATIONS[0])
+        await db.execute("PRAGMA user_version = 1")
+        record = {
+            "id": 1,
+            "chat_id": -7,
+            "creator_id": 1,
+            "status": "running",
+            "seats": [{"user_id": 11}, {"user_id": 12}, {"computer": True}, {}],
+            "group_messages": {"g1:lobby": 3, "g1:h1:t0": 4},
+            "dm_messages": {"0": 5, "1": 6},
+        }
+        await db.execute(
+            "INSERT INTO games(id, chat_id, thread_id, status, record, updated_at)"
+            " VALUES (1, -7, NULL, 'running', ?, 0)",
+            (json.dumps(record),),
+        )
+        await db.commit()
+    store = await Store(path).open()
+    assert sorted(await store.all_shown()) == [
+        (-7, "g1:h1:t0", 4, None),
+        (-7, "g1:lobby", 3, None),
+        (11, "g1:hand", 5, None),
+        (12, "g1:hand", 6, None),
+    ]
+    assert (await store.load_game(1)).seats[0].user_id == 11
+    await store.close()
+
+
+async def test_chat_settings(tmp_path):
     store = await Store(tmp_path / "db").open()
     assert (await store.chat_settings(-5)).preset == "classic"
     await store.save_chat_settings(ChatSettings(chat_id=-5, lang="en", preset="tournament"))
     s = await store.chat_settings(-5)
     assert (s.lang, s.preset) == ("en", "tournament")
-    assert not await store.dm_ok(9)
-    await store.mark_dm_ok(9, "en")
-    assert await store.dm_ok(9)
     await store.close()

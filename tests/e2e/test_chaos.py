@@ -42,6 +42,7 @@ from bot.fake_telegram import FakeTelegram, RateLimits, SimUser
 from bot.fake_telegram.models import Chat, Message
 from bot.game import Game, GameService
 from bot.store import Store
+from bot.timers import robot
 from engine.match import MatchState
 from tests.e2e.harness import (
     FakeTime,
@@ -252,7 +253,9 @@ class Chaos:
         game = self.game(table)
         if game is None:
             return None
-        ids = set(game.rec.group_messages.values())
+        box = self.svc.outboxes.get(table.chat.id)
+        prefix = f"g{game.rec.id}:"
+        ids = {s.message_id for k, s in box.slots.items() if k.startswith(prefix)}
         for msg in reversed(self.world.transcript(table.chat)):
             if msg.from_bot and msg.message_id in ids and msg.buttons():
                 return msg
@@ -307,10 +310,10 @@ class Chaos:
             if hand.phase == "dealing":
                 return False
             if hand.phase == "after_deal":
-                if any(self.svc._robot(g.rec, i) and hand.can_pass(i) for i in range(4)):
+                if any(robot(g.rec, i) and hand.can_pass(i) for i in range(4)):
                     return False
             elif hand.phase in ("burying", "chaodi", "playing"):
-                if self.svc._robot(g.rec, hand.turn):
+                if robot(g.rec, hand.turn):
                     return False
         return True
 
@@ -635,7 +638,10 @@ class Chaos:
         if not old or msg is None or (chat.type != "private" and user.id not in chat.members):
             return
         data = rng.choice(old)
-        p = codec.decode(data) if codec.game_of(data) is not None else None
+        try:
+            p = codec.decode(data)
+        except codec.BadData:
+            p = None
         noop = False
         if p is not None:
             g = self.svc.games.get(p.game)

@@ -63,21 +63,21 @@ async def test_a_lobby_whose_message_id_could_not_be_saved_is_edited_not_posted_
         group = world.group("Table", members=[bob, cai], admins=[alice])
         db = tmp_path / "db"
         async with running_bot(world, db) as app:
-            store = service(app).store
-            save = store.save_game
+            outboxes = service(app).outboxes
+            save = outboxes.on_shown
             failed = []
 
-            async def save_game(rec):
-                if not failed and any(k.endswith(":lobby") for k in rec.group_messages):
-                    failed.append(rec.id)
+            async def save_shown(chat_id, key, message_id, digest):
+                if not failed and key.endswith(":lobby"):
+                    failed.append(key)
                     raise OSError("database is locked")
-                await save(rec)
+                await save(chat_id, key, message_id, digest)
 
-            store.save_game = save_game  # type: ignore[method-assign]
+            outboxes.on_shown = save_shown
             await alice.send(group, "/newgame")
             assert failed and len(lobby_messages(world, group)) == 1
             [log] = delivery_logs(caplog, group.id)
-            assert log.levelno == logging.ERROR and f"g{failed[0]}:lobby" in log.getMessage()
+            assert log.levelno == logging.ERROR and failed[0] in log.getMessage()
             lobby = lobby_messages(world, group)[0]
             link = next(b for b in buttons(lobby) if b.url and b.url.endswith("_1"))
             await bob.press(lobby, text=link.text)

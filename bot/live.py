@@ -1,0 +1,54 @@
+"""A game in memory while the bot runs, and what a press is answered with."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from bot.models import GameRecord
+from bot.outbox import Content
+from engine.match import MatchState
+
+
+@dataclass
+class Answer:
+    """What a press is answered with (``answerCallbackQuery``)."""
+
+    text: str = ""
+    alert: bool = False
+
+
+@dataclass
+class Notice:
+    """A message a step wants shown besides the game's own (published with it)."""
+
+    chat_id: int
+    key: str
+    content: Content
+    oneshot: bool = True
+    thread_id: int | None = None
+
+
+@dataclass
+class Game:
+    rec: GameRecord
+    match: MatchState | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # monotonic deadline of the after-deal window (not persisted: re-armed on restart)
+    window_deadline: float | None = None
+    # set by a step that changed something: the change path saves, publishes and arms
+    dirty: bool = False
+    notices: list[Notice] = field(default_factory=list)
+
+    @property
+    def lang(self) -> str:
+        return self.rec.lang
+
+    def changed(self) -> None:
+        self.dirty = True
+
+    def notify(self, chat_id: int, key: str, content: Content, oneshot: bool = True) -> None:
+        """Show ``content`` in a chat when this change is published."""
+        thread = self.rec.thread_id if chat_id == self.rec.chat_id else None
+        self.notices.append(Notice(chat_id, key, content, oneshot, thread))
+        self.dirty = True
