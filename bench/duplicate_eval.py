@@ -1,42 +1,49 @@
 """Duplicate evaluation of two computer players (../shared/notes/computer-players.md).
 
-    .venv/bin/python bench/duplicate_eval.py [--pairs 200] [--a heuristic] [--b random]
-    (a player is `heuristic`, `random`, or `module:function` taking (observation, rng))
+    .venv/bin/python bench/duplicate_eval.py [--pairs 200] [--a search] [--b heuristic]
+        [--budget-ms 50] [--jobs 1] [--log pairs.txt] [--summarize pairs.txt]
+
+A player is a name for ``engine.players.get`` (``random``, ``simple``, ``heuristic``,
+``search``), optionally with options: ``search,budget_ms=50``; ``--budget-ms`` sets the
+budget of every search player that names none.
 
 Each deal is played twice with the teams swapped; the unit is the deal pair. Prints the
-mean paired difference in the attackers' points and in levels per hand, with a 95%
-interval. A player against itself scores exactly zero.
+mean paired difference in the attackers' points and in levels per deal pair with a 95%
+interval, and the same split by role: A's result when defending and when attacking (their
+sum is the paired difference). A player against itself scores exactly zero. ``--log``
+writes one line per finished pair (so a run cut short still counts); ``--summarize``
+prints the figures of such a file.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import random
 import statistics
-from collections.abc import Callable
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
-from engine.hand import Deal, HandState, Observation
-from engine.players import choose_action
-from engine.players.randomplayer import random_seat_action
+from engine.hand import Deal, HandState
+from engine.players import Player, get
 from engine.rules import RuleSet
 
-Player = Callable[[Observation, random.Random], object]
 
-
-def load(name: str) -> Player:
-    if name == "heuristic":
-        return choose_action
-    if name == "random":
-        return random_seat_action
-    module, func = name.split(":")
-    return getattr(importlib.import_module(module), func)
+def load(spec: str, budget_ms: int | None = None) -> Player:
+    name, *opts = spec.split(",")
+    options: dict[str, Any] = {}
+    for opt in opts:
+        key, value = opt.split("=")
+        options[key] = int(value)
+    if name == "search" and budget_ms is not None:
+        options.setdefault("budget_ms", budget_ms)
+    return get(name, **options)
 
 
 def play(rules: RuleSet, seed: int, players: list[Player]) -> HandState:
     """One hand (a later hand, dealer seat 0, both teams at level 5); seats 0/2 use players[0]."""
     state = HandState.new(rules, seed, 2, 0, [3, 3])
-    rng = random.Random(seed)
+    rngs = [random.Random(seed * 4 + s) for s in range(4)]  # one stream per seat
     while state.phase != "done":
         if state.phase == "dealing":
             state.apply(Deal(n=100))
@@ -45,7 +52,7 @@ def play(rules: RuleSet, seed: int, players: list[Player]) -> HandState:
             seat = next(s for s in range(4) if state.can_pass(s))
         else:
             seat = state.turn
-        action = players[seat % 2](state.observation(seat), rng)
+        action = players[seat % 2](state.observation(seat), rngs[seat])
         state.apply(action)
     return state
 
@@ -59,25 +66,75 @@ def value(state: HandState, team: int) -> tuple[int, int]:
     return sign * r.attackers_points, gained[team] - gained[1 - team]
 
 
-def main() -> None:
+def deal_pair(job: tuple[str, str, int | None, str, int]) -> tuple[int, int, int, int, int]:
+    """(seed, A's points defending, attacking, A's levels defending, attacking)."""
+    spec_a, spec_b, budget, preset, seed = job
+    a, b = load(spec_a, budget), load(spec_b, budget)
+    rules = RuleSet.from_preset(preset)
+    first = value(play(rules, seed, [a, b]), 0)  # A defends (seat 0 deals)
+    second = value(play(rules, seed, [b, a]), 1)  # A attacks the same deal
+    return seed, first[0], second[0], first[1], second[1]
+
+
+def interval(xs: list[float]) -> str:
+    m = statistics.fmean(xs)
+    half = 1.96 * statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else float("nan")
+    return f"{m:+.2f} ± {half:.2f} [{m - half:+.2f}, {m + half:+.2f}]"
+
+
+def summarize(rows: list[tuple[int, ...]], title: str) -> None:
+    print(f"{title}: {len(rows)} deal pairs (95% intervals)")
+    for name, d, a in (("points", 1, 2), ("levels", 3, 4)):
+        print(f"  {name} per deal pair: {interval([r[d] + r[a] for r in rows])}")
+        print(f"    A defending: {interval([r[d] for r in rows])}")
+        print(f"    A attacking: {interval([r[a] for r in rows])}")
+
+
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--pairs", type=int, default=200)
+    ap.add_argument("--first", type=int, default=0, help="seed of the first deal")
     ap.add_argument("--a", default="heuristic")
     ap.add_argument("--b", default="random")
+    ap.add_argument("--budget-ms", type=int, default=None)
     ap.add_argument("--preset", default="classic")
-    args = ap.parse_args()
-    a, b = load(args.a), load(args.b)
-    rules = RuleSet.from_preset(args.preset)
-    points, levels = [], []
-    for seed in range(args.pairs):
-        first = value(play(rules, seed, [a, b]), 0)  # a defends
-        second = value(play(rules, seed, [b, a]), 1)  # a attacks the same deal
-        points.append(first[0] + second[0])
-        levels.append(first[1] + second[1])
-    for name, xs in (("points", points), ("levels", levels)):
-        m = statistics.fmean(xs)
-        half = 1.96 * statistics.stdev(xs) / len(xs) ** 0.5
-        print(f"{args.a} vs {args.b}: {name} per deal pair {m:+.2f} ± {half:.2f} (95%)")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--log", default=None)
+    ap.add_argument("--summarize", default=None, metavar="LOG")
+    args = ap.parse_args(argv)
+    if args.summarize:
+        with open(args.summarize) as f:
+            rows = [tuple(int(x) for x in line.split()) for line in f if line.strip()]
+        summarize(rows, args.summarize)
+        return
+    jobs = [
+        (args.a, args.b, args.budget_ms, args.preset, s)
+        for s in range(args.first, args.first + args.pairs)
+    ]
+    log = open(args.log, "a") if args.log else None  # noqa: SIM115
+    rows = []
+    with ProcessPoolExecutor(args.jobs) if args.jobs > 1 else _Inline() as pool:
+        for row in pool.map(deal_pair, jobs):
+            rows.append(row)
+            if log:
+                print(*row, file=log, flush=True)
+    if log:
+        log.close()
+    summarize(rows, f"{args.a} vs {args.b}")
+    sys.stdout.flush()
+
+
+class _Inline:
+    """``map`` in this process (deterministic, easy to profile)."""
+
+    def __enter__(self) -> _Inline:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def map(self, fn, items):  # type: ignore[no-untyped-def]
+        return map(fn, items)
 
 
 if __name__ == "__main__":

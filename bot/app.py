@@ -150,6 +150,7 @@ async def _setup(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
 async def _teardown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     service: GameService | None = app.bot_data.pop("service", None)
     if service is not None:
+        service.computers.close()
         await service.outboxes.close()
         await service.store.close()
 

@@ -24,6 +24,7 @@ from typing import TypeVar
 
 from bot import history
 from bot.chats import ChatLifecycle
+from bot.computer import Computers
 from bot.config import Settings
 from bot.hand_input import HandInput
 from bot.live import Answer, Game, Notice
@@ -73,6 +74,7 @@ class GameService:
         self.lobby = Lobby(self)
         self.hands = HandInput(self)
         self.deadlines = Deadlines(self)
+        self.computers = Computers()
         self.chats = ChatLifecycle(self)
         self.publisher = Publisher(self)
         outboxes.on_shown = store.save_shown

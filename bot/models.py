@@ -49,6 +49,8 @@ class ChatSettings(BaseModel):
     # the bot's pace for this group's matches; None: the bot's configured default
     turn_seconds: float | None = None
     deal_pace: float | None = None
+    # how strong the computers play (bot.computer.STRENGTHS); None: the default
+    computer_strength: str | None = None
 
 
 class GameRecord(BaseModel):
@@ -69,6 +71,7 @@ class GameRecord(BaseModel):
     rules: dict[str, Any] = Field(default_factory=dict)
     turn_seconds: float | None = None
     deal_pace: float | None = None
+    computer_strength: str | None = None
     seed: int = 0
     seats: list[Seat] = Field(default_factory=lambda: [Seat() for _ in range(4)])
     # wall-clock seconds (the service's clock): lobby expiry, a tournament's time limit

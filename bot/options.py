@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bot.computer import DEFAULT_STRENGTH, STRENGTHS
 from bot.i18n import t
 from bot.models import ChatSettings, GameRecord
 from bot.render.cards import rank_label
@@ -109,6 +110,13 @@ OPTIONS: list[Option] = [
         label=_seconds,
         columns=5,
         bot_default=lambda st: st.deal_pace_seconds,
+    ),
+    Option(
+        "cs",
+        "computer_strength",
+        {s: s for s in STRENGTHS},
+        rule=False,
+        bot_default=lambda st: DEFAULT_STRENGTH,
     ),
 ]
 BY_CODE = {o.code: o for o in OPTIONS}

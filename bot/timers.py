@@ -88,9 +88,24 @@ class Deadlines:
             del self._armed[game_id]
         game = await self.svc.get(game_id)
         if game is not None:
-            await self.svc.change(game, lambda g: self._fire(g, token))
+            thought = await self._think(game, token)
+            await self.svc.change(game, lambda g: self._fire(g, token, thought))
 
-    def _fire(self, game: Game, token: Token) -> None:
+    async def _think(self, game: Game, token: Token) -> Action | None:
+        """The computer's move for a turn's timer, decided before the game's lock is taken
+        (a search runs in a worker process meanwhile: the game's presses are not held up).
+        ``_fire`` applies it only if the game is still where it was."""
+        hand_no, version, kind = token
+        match, rec = game.match, game.rec
+        if kind not in ("robot", "timeout") or match is None or match.hand.turn is None:
+            return None
+        hand = match.hand
+        if (hand.hand_number, hand.version) != (hand_no, version):
+            return None
+        rng = random.Random(rec.seed * 7919 + hand.version * 31 + hand.hand_number)
+        return await self.svc.computers.act(rec.computer_strength, hand.observation(hand.turn), rng)
+
+    def _fire(self, game: Game, token: Token, thought: Action | None = None) -> None:
         hand_no, version, kind = token
         if kind == "expire":
             self.svc.lobby.expire(game)
@@ -124,7 +139,8 @@ class Deadlines:
             if kind == "timeout":
                 rec.seats[seat].auto = True  # 托管 until the player acts again
             rec.seats[seat].selection = []
-            if not _try(match, choose_action(hand.observation(seat), rng)):
+            assert thought is not None
+            if not _try(match, thought):
                 rec.seats[seat].auto = False  # leave the turn to the player; re-armed
         elif kind == "next":
             hands.next_hand(game)

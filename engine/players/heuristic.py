@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from itertools import islice
 
 from engine.cards import POINTS, suit_of
-from engine.hand import Action, Bury, Observation, Pass, Play, Show, legal_plays
+from engine.hand import Action, Bury, Observation, Pass, Play, Show
+from engine.players.candidates import Contest, follow_candidates, is_special, strength
+from engine.players.knowledge import higher_cards, inferences, seen_counts
 from engine.ranking import TRUMP, TrumpContext
-from engine.tricks import is_legal_follow, random_follow, trick_winner
+from engine.tricks import trick_winner
 from engine.units import Unit, decompose
 
-SAMPLES = 24
-MAX_CANDIDATES = 600
+VOID_VALUE = 5  # a void made by burying, against the cards it costs (see _voids_to_make)
 
 
 def choose_action(obs: Observation, rng: random.Random) -> Action:
@@ -59,7 +59,8 @@ def choose_show(obs: Observation) -> list[int] | None:
 
 
 def choose_bury(obs: Observation) -> list[int]:
-    """Bury 8 cards: off-suit, no points, no pairs, shortest suits first, lowest first."""
+    """Bury 8 cards: void whole short off-suits where it costs little (no aces, points or
+    pairs lost), then off-suit, no points, no pairs, shortest suits first, lowest first."""
     ctx = obs.ctx
     hand = obs.hand
     counts = Counter(hand)
@@ -76,7 +77,31 @@ def choose_bury(obs: Observation) -> list[int]:
             ctx.order[c],
         )
 
-    return sorted(hand, key=cost)[:8]
+    voided = _voids_to_make(ctx, hand, counts)
+    rest = sorted((c for c in hand if ctx.suit_class[c] not in voided), key=cost)
+    return [c for c in hand if ctx.suit_class[c] in voided] + rest[
+        : 8 - sum(by_suit[k] for k in voided)
+    ]
+
+
+def _voids_to_make(ctx: TrumpContext, hand: list[int], counts: Counter[int]) -> set[int]:
+    """The off-suits to bury whole: the most voids (8 cards at most) worth their cost."""
+
+    def loss(c: int) -> int:
+        top = ctx.order[c] >= ctx.class_top[ctx.suit_class[c]]
+        return 4 * top + 2 * (POINTS[c] > 0) + 2 * (counts[c] > 1)
+
+    classes = sorted({ctx.suit_class[c] for c in hand} - {TRUMP})
+    best: tuple[int, set[int]] = (0, set())
+    for mask in range(1, 1 << len(classes)):
+        chosen = {k for i, k in enumerate(classes) if mask >> i & 1}
+        cards = [c for c in hand if ctx.suit_class[c] in chosen]
+        if len(cards) > 8:
+            continue
+        value = VOID_VALUE * len(chosen) - sum(loss(c) for c in cards)
+        if value > best[0]:
+            best = (value, chosen)
+    return best[1]
 
 
 def suggest(obs: Observation, rng: random.Random | None = None) -> list[int]:
@@ -98,29 +123,17 @@ def _units_of_hand(ctx: TrumpContext, hand: list[int]) -> list[Unit]:
     return units
 
 
-def _played_cards(obs: Observation) -> Counter[int]:
-    seen: Counter[int] = Counter()
-    for t in obs.tricks:
-        for p in t.plays:
-            seen.update(p.cards)
-    return seen
-
-
 def _lead(obs: Observation) -> list[int]:
     ctx = obs.ctx
     units = _units_of_hand(ctx, obs.hand)
-    known = _played_cards(obs)
-    known.update(obs.hand)
-    known.update(obs.kitty or ())
+    known = seen_counts(obs)
 
     def master(u: Unit) -> bool:
         """Nobody else can hold a higher unit of its kind (counting seen cards)."""
-        cls = ctx.suit_class[u.cards[0]]
-        for c in range(54):
-            if ctx.suit_class[c] == cls and ctx.order[c] > u.top:
-                out = 2 - known[c]
-                if out >= 2 or (u.pairs == 0 and out >= 1):
-                    return False
+        need = 1 if u.pairs == 0 else 2
+        for c in higher_cards(ctx, ctx.suit_class[u.cards[0]], u.top):
+            if 2 - known[c] >= need:
+                return False
         return True
 
     off = [u for u in units if ctx.suit_class[u.cards[0]] != TRUMP]
@@ -156,68 +169,59 @@ def _follow(obs: Observation, rng: random.Random) -> list[int]:
     assert trick is not None
     lead = trick.plays[0].cards
     plays = [p.cards for p in trick.plays]
-    # Every legal follow when there are few (the usual case), else a sample.
-    legal = [list(c) for c in islice(legal_plays(ctx, trick, obs.hand), MAX_CANDIDATES)]
-    if len(legal) == MAX_CANDIDATES:
-        extra = {tuple(sorted(random_follow(ctx, lead, obs.hand, rng))) for _ in range(SAMPLES)}
-        extra |= _greedy_candidates(ctx, lead, obs.hand)
-        legal += [list(c) for c in extra if is_legal_follow(ctx, lead, obs.hand, list(c))]
+    legal = follow_candidates(ctx, lead, obs.hand, rng)
+    if len(legal) == 1:
+        return legal[0]
     current = trick_winner(ctx, plays) if len(plays) > 1 else 0
+    contest = Contest(ctx, plays)
     partner_winning = trick.plays[current].seat == (obs.seat + 2) % 4
     last = len(plays) == 3
-    secure = partner_winning and (last or _is_master(obs, trick.plays[current].cards))
     trick_points = sum(POINTS[c] for p in plays for c in p)
+    secure = threatened = False
+    if partner_winning:
+        # the partner's play is safe unless the opponent still to play can beat it
+        secure = last or not _threat(obs, trick.plays[current].cards, (obs.seat + 1) % 4)
+        threatened = not secure
 
     def score(play: list[int]) -> tuple[float, ...]:
-        wins = trick_winner(ctx, plays + [play]) == len(plays)
+        wins = contest.wins(play)
         pts = sum(POINTS[c] for c in play)
-        trumps = sum(ctx.suit_class[c] == TRUMP for c in play)
-        strength = sum(ctx.order[c] for c in play) + 20 * trumps
+        spent = strength(ctx, play)
         if partner_winning:
             if not wins:
                 # our trick already: feed points only when the partner's win is secure
-                return (2, pts if secure else -pts, -strength)
-            return (1 if secure else 2.5, -strength, pts)
+                return (2, pts if secure else -pts, -spent)
+            if threatened and (trick_points >= 10 or not any(is_special(ctx, c) for c in play)):
+                # worth contesting: take it over, as cheaply as possible
+                return (2.5, -spent, pts)
+            return (1, -spent, pts)  # overtaking for nothing: only when forced
         if wins:
-            # take points, or the last word; cheaply
-            worth = trick_points + pts > 0 or last
-            return (3 if worth else 0.5, -strength, pts)
-        return (0, -pts, -strength)
+            # take points, or the last word; cheaply; never a joker or level card for nothing
+            worth = trick_points + pts > 0 or (last and not any(is_special(ctx, c) for c in play))
+            return (3 if worth else 0.5, -spent, pts)
+        return (0, -pts, -spent)
 
     return max(legal, key=score)
+
+
+def _threat(obs: Observation, cards: list[int], seat: int) -> bool:
+    """Whether ``seat`` (yet to play) may beat this play: a higher unseen card, or a ruff."""
+    ctx = obs.ctx
+    klass = ctx.suit_class[cards[0]]
+    if not _is_master(obs, cards):
+        return True
+    if klass == TRUMP or any(ctx.suit_class[c] == TRUMP for c in cards):
+        return False
+    voids, _ = inferences(ctx, obs)
+    return klass in voids[seat] and TRUMP not in voids[seat]
 
 
 def _is_master(obs: Observation, cards: list[int]) -> bool:
     """No unseen card of that class ranks above this play's top card (a cheap card count)."""
     ctx = obs.ctx
-    seen = _played_cards(obs)
-    seen.update(obs.hand)
+    seen = seen_counts(obs)
     cls = ctx.suit_class[cards[0]]
     top = max(ctx.order[c] for c in cards)
     if cls != TRUMP and any(ctx.suit_class[c] == TRUMP for c in cards):
         cls = TRUMP
-    return all(seen[c] >= 2 for c in range(54) if ctx.suit_class[c] == cls and ctx.order[c] > top)
-
-
-def _greedy_candidates(ctx: TrumpContext, lead: list[int], hand: list[int]) -> set[tuple[int, ...]]:
-    """Lowest and highest cards of the led class, filled with the lowest others."""
-    cls = ctx.suit_class[lead[0]]
-    n = len(lead)
-    same = sorted((c for c in hand if ctx.suit_class[c] == cls), key=lambda c: ctx.order[c])
-    rest = sorted(
-        (c for c in hand if ctx.suit_class[c] != cls),
-        key=lambda c: (ctx.suit_class[c] == TRUMP, POINTS[c], ctx.order[c]),
-    )
-    out: set[tuple[int, ...]] = set()
-    if len(same) >= n:
-        out.add(tuple(sorted(same[:n])))
-        out.add(tuple(sorted(same[-n:])))
-    else:
-        out.add(tuple(sorted(same + rest[: n - len(same)])))
-        if not same:
-            trumps = sorted(
-                (c for c in hand if ctx.suit_class[c] == TRUMP), key=ctx.order.__getitem__
-            )
-            if len(trumps) >= n:
-                out.add(tuple(sorted(trumps[:n])))
-    return out
+    return all(seen[c] >= 2 for c in higher_cards(ctx, cls, top))

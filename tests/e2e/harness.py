@@ -68,6 +68,8 @@ def bot_busy(app: Any) -> bool:
         return False
     if len(app.update_processor.locks) or any(g.lock.locked() for g in svc.games.values()):
         return True
+    if svc.computers.thinking:  # a computer's move is being decided in the process pool
+        return True
     if svc.outboxes.pending():
         return True
     now = datetime.now(UTC)

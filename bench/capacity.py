@@ -1,0 +1,523 @@
+"""How many games one bot process hosts: the old code and the new, side by side.
+
+    nice -n 10 .venv/bin/python bench/capacity.py [--games 16,256,1000] [--seconds 60]
+        [--warmup 30] [--think 3.0] [--repeat 1] [--baseline bc12337 | --baseline none]
+
+For each size G, a fresh process runs the real Application (built by
+``bot.app.build_application`` with the production ``Settings`` defaults: real-time
+pacing, the production rate limiter, the loop's clock) against the in-process fake
+Telegram (``FakeRequest``), hosting G groups. In each group four simulated people sit
+down as people do (``/newgame``, then each follows a seat's deep link), the creator
+taps Start, and from then on they play by reading their own DM keyboards: a person
+whose keyboard offers Hint waits a think time, taps Hint, and once the hinted cards
+show as selected taps Play (or Bury); Pass in the overturn window or in chaodi after a
+think time; Next hand in the group after a think time. Think times are drawn from an
+exponential distribution (mean ``--think`` s), seeded per group (``--seed``); the deals
+are seeded too. No computer players. The bench touches nothing of the bot but
+``build_application``, ``Settings`` and ``ALLOWED_UPDATES``: it reads buttons by the
+kind letter that starts their callback data and the seat links by their URL.
+
+Since whole hands at human pace take minutes (dealing alone ~15 s, then a 15 s
+overturn window), each size is measured over a window: ``--warmup`` s after the
+starts, for ``--seconds`` s. Figures over the presses made in the window:
+
+* press→answer p50/p99: the fake's ``CallbackRecord.answered_at - created_at``
+  (presses still unanswered 10 s after the window count as 10 s and are reported).
+* CPU ms/press: the process's CPU time (``time.process_time``) in the window / presses.
+  The fake Telegram and the simulated people share that process (same for both codes).
+* calls per play: the fake's request log in the window (getUpdates excluded) by method,
+  / accepted plays (Play/Bury presses answered without an alert or "out of date").
+* memory per game: RSS growth from before the groups were created to the end of the
+  window, / G (the fake's stored messages included).
+
+``--baseline REF`` checks REF out into a temporary ``git worktree add --detach``, runs
+the same measurement there (a subprocess with ``PYTHONPATH`` at that checkout, using
+its own ``bot`` package and its own copy of the fake), and prints, per size,
+figure | old | new | ratio (new / old). With ``--repeat N`` every cell is the median of
+N runs (old and new alternate). The shared machine is noisy: read medians and ratios.
+
+Figures (2 shared cores, nice -n 10, think 3 s): see the end of this docstring.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import inspect
+import itertools
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_BASELINE = "bc12337"  # the commit before issue 8's work
+HAND_KINDS = frozenset("TPHDNOVA")  # the kind letters of a DM hand keyboard
+ANSWER_GRACE = 10.0  # seconds an in-window press may still be answered after the window
+
+
+def kind_of(data: str | None) -> str | None:
+    """The kind letter a button's callback data starts with (``P|game|hand|…``)."""
+    if not data or "|" not in data:
+        return None
+    return data.split("|", 1)[0]
+
+
+def button(msg: Any, kind: str) -> Any:
+    for row in msg.buttons():
+        for b in row:
+            if kind_of(b.data) == kind:
+                return b
+    return None
+
+
+@dataclass
+class Person:
+    sim: Any  # SimUser
+    pressed: set[str] = field(default_factory=set)  # callback data already pressed
+
+
+@dataclass
+class Table:
+    index: int
+    group: Any  # Chat
+    people: list[Person]
+    rng: random.Random
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    presses: list[Any] = field(default_factory=list)  # (kind, CallbackRecord)
+
+
+class Bench:
+    def __init__(self, world: Any, think: float) -> None:
+        self.world = world
+        self.think = think
+
+    # ----------------------------------------------------------------- reading
+    def last_bot(self, chat: Any, pred) -> Any:
+        for msg in reversed(self.world.transcript(chat)):
+            if msg.from_bot and not msg.service and pred(msg):
+                return msg
+        return None
+
+    def hand_message(self, person: Person) -> Any:
+        return self.last_bot(
+            person.sim, lambda m: any(kind_of(b.data) in HAND_KINDS for r in m.buttons() for b in r)
+        )
+
+    async def nap(self, t: Table, seconds: float = 0.25) -> None:
+        with suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                await t.wake.wait()
+
+    async def until(self, t: Table, cond, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while True:
+            t.wake.clear()
+            if cond():
+                return True
+            if time.monotonic() > deadline:
+                return False
+            await self.nap(t)
+
+    # ----------------------------------------------------------------- acting
+    async def press(self, t: Table, person: Person, msg: Any, kind: str) -> Any:
+        b = button(msg, kind)
+        if b is None:
+            return None
+        try:
+            rec = await person.sim.press(msg, data=b.data, settle=False)
+        except AssertionError:  # the keyboard changed under the finger
+            return None
+        person.pressed.add(b.data)
+        t.presses.append((kind, rec))
+        return rec
+
+    async def seat(self, t: Table) -> None:
+        creator = t.people[0].sim
+        await creator.send(t.group, "/newgame", settle=False)
+        for i, person in enumerate(t.people):
+
+            def link(m: Any, i: int = i) -> bool:
+                return any(b.url and b.url.endswith(f"_{i}") for r in m.buttons() for b in r)
+
+            assert await self.until(t, lambda: self.last_bot(t.group, link), 600), t.index
+            lobby = self.last_bot(t.group, link)
+            b = next(b for r in lobby.buttons() for b in r if b.url and b.url.endswith(f"_{i}"))
+            await person.sim.press(lobby, text=b.text, settle=False)
+            got = await self.until(t, lambda p=person: self.last_bot(p.sim, lambda m: True), 600)
+            assert got, f"table {t.index}: no reply to seat {i}"
+
+    async def start(self, t: Table) -> None:
+        def lobby(m: Any) -> bool:
+            return button(m, "S") is not None
+
+        assert await self.until(t, lambda: self.last_bot(t.group, lobby), 600), t.index
+        await self.press(t, t.people[0], self.last_bot(t.group, lobby), "S")
+
+    def decide(self, t: Table) -> tuple[Person, Any, str] | None:
+        for person in t.people:
+            msg = self.hand_message(person)
+            if msg is None:
+                continue
+            for kind in ("H", "N"):
+                b = button(msg, kind)
+                if b is not None and b.data not in person.pressed:
+                    return person, msg, kind
+        result = self.last_bot(t.group, lambda m: button(m, "G") is not None)
+        if result is not None:
+            b = button(result, "G")
+            if b.data not in t.people[0].pressed:
+                return t.people[0], result, "G"
+        return None
+
+    async def play(self, t: Table) -> None:
+        await self.start(t)
+        while True:
+            t.wake.clear()
+            choice = self.decide(t)
+            if choice is None:
+                await self.nap(t)
+                continue
+            person, msg, kind = choice
+            await asyncio.sleep(t.rng.expovariate(1 / self.think))
+            msg = self.hand_message(person) if kind != "G" else msg  # look again
+            if msg is None:
+                continue
+            rec = await self.press(t, person, msg, kind)
+            if rec is None:
+                continue
+            await self.until(t, lambda r=rec: r.answered, 60)
+            if kind != "H":
+                continue
+
+            # the hinted cards show as selected (Clear appears), or the turn has passed
+            def shown(p: Person = person) -> bool:
+                m = self.hand_message(p)
+                return m is None or button(m, "O") is not None or button(m, "H") is None
+
+            await self.until(t, shown, 30)
+            m = self.hand_message(person)
+            if m is not None and button(m, "O") is not None:
+                await self.press(t, person, m, "P")
+
+
+def wire_wakeups(world: Any, tables: list[Table]) -> None:
+    """Wake a group's players when the bot finishes a request to one of its chats."""
+    core = world.core
+    owner: dict[int, Table] = {}
+    for t in tables:
+        owner[t.group.id] = t
+        for p in t.people:
+            owner[p.sim.id] = t
+    handle = core.handle
+
+    async def watched(token: str, method: str, raw: Any, files: Any = None) -> Any:
+        try:
+            return await handle(token, method, raw, files)
+        finally:
+            chat_id = raw.get("chat_id") if isinstance(raw, dict) else None
+            if chat_id is None and isinstance(raw, dict) and "callback_query_id" in raw:
+                rec = core.callbacks.get(str(raw["callback_query_id"]))
+                chat_id = rec.user.id if rec is not None else None
+            with suppress(ValueError, TypeError):
+                if (t := owner.get(int(chat_id))) is not None:  # type: ignore[arg-type]
+                    t.wake.set()
+
+    core.handle = watched
+
+
+def rss() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def build(world: Any, db: Path, overrides: dict[str, str]) -> Any:
+    """``build_application`` with the fake's transport and seeded deals, whatever its
+    signature (only parameters it has are passed; everything else its defaults)."""
+    from bot.app import build_application
+    from bot.config import Settings
+
+    settings = Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        bot_token=world.token,
+        database_path=db,
+        **overrides,  # type: ignore[arg-type]
+    )
+    params = inspect.signature(build_application).parameters
+    kwargs: dict[str, Any] = {}
+    if "request" in params:
+        kwargs["request"] = world.request()
+    if "get_updates_request" in params:
+        kwargs["get_updates_request"] = world.request()
+    if "seed_source" in params:
+        kwargs["seed_source"] = itertools.count(20240601).__next__
+    return build_application(settings, **kwargs)
+
+
+def fake_telegram() -> Any:
+    try:
+        from bot.fake_telegram import FakeTelegram
+    except ImportError:  # before the fake moved into the package
+        from tests.fakes.telegram import FakeTelegram  # type: ignore[no-redef]
+    return FakeTelegram
+
+
+def stale_text() -> str | None:
+    import bot
+
+    path = Path(bot.__file__).parent / "i18n" / "en.json"
+    with suppress(OSError, ValueError):
+        return json.loads(path.read_text())["stale"]
+    return None
+
+
+async def measure(
+    games: int, seconds: float, warmup: float, think: float, seed: int, overrides: dict[str, str]
+) -> dict[str, Any]:
+    """One size in this process: the figures as a dict."""
+    from bot.app import ALLOWED_UPDATES
+
+    world_cls = fake_telegram()
+    async with world_cls(http=False) as world:
+        with tempfile.TemporaryDirectory() as tmp:
+            app = build(world, Path(tmp) / "capacity.sqlite3", overrides)
+            async with world.running(app, allowed_updates=ALLOWED_UPDATES):
+                gc.collect()
+                rss0 = rss()
+                bench = Bench(world, think)
+                tables = []
+                for i in range(games):
+                    people = [world.user(f"P{i}.{s}", started=True) for s in range(4)]
+                    group = world.group(f"Table {i}", members=people[1:], admins=people[:1])
+                    rng = random.Random(seed * 1_000_003 + i)
+                    tables.append(Table(i, group, [Person(p) for p in people], rng))
+                wire_wakeups(world, tables)
+                t_setup = time.monotonic()
+                await asyncio.gather(*(bench.seat(t) for t in tables))
+                setup_s = time.monotonic() - t_setup
+                tasks = [asyncio.create_task(bench.play(t)) for t in tables]
+                await asyncio.sleep(warmup)
+                log0, cpu0, clock0 = len(world.core.log), time.process_time(), world.clock.now()
+                await asyncio.sleep(seconds)
+                log1, cpu1, clock1 = len(world.core.log), time.process_time(), world.clock.now()
+                gc.collect()
+                rss1 = rss()
+                window = [
+                    (kind, rec)
+                    for t in tables
+                    for kind, rec in t.presses
+                    if clock0 <= rec.created_at < clock1
+                ]
+                deadline = time.monotonic() + ANSWER_GRACE
+                while time.monotonic() < deadline and not all(r.answered for _, r in window):
+                    await asyncio.sleep(0.1)
+                crashed = [t.exception() for t in tasks if t.done() and not t.cancelled()]
+                for task in tasks:
+                    task.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+                calls: dict[str, int] = {}
+                for r in world.core.log[log0:log1]:
+                    if r.method != "getUpdates":
+                        calls[r.method] = calls.get(r.method, 0) + 1
+    if crashed and crashed[0] is not None:
+        raise crashed[0]
+    stale = stale_text()
+    latencies = sorted(
+        ((r.answered_at - r.created_at) if r.answered else ANSWER_GRACE) * 1000 for _, r in window
+    )
+    plays = sum(
+        1
+        for kind, r in window
+        if kind == "P" and r.answered and not r.show_alert and (stale is None or r.text != stale)
+    )
+    presses = len(window)
+
+    def pct(q: float) -> float | None:
+        return latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else None
+
+    return {
+        "games": games,
+        "setup_s": setup_s,
+        "presses": presses,
+        "unanswered": sum(1 for _, r in window if not r.answered),
+        "plays": plays,
+        "p50_ms": pct(0.5),
+        "p99_ms": pct(0.99),
+        "cpu_ms_per_press": (cpu1 - cpu0) * 1000 / presses if presses else None,
+        "cpu_share": (cpu1 - cpu0) / seconds,
+        "calls": calls,
+        "calls_per_play": {m: n / plays for m, n in calls.items()} if plays else {},
+        "mem_kb_per_game": (rss1 - rss0) / 1024 / games,
+    }
+
+
+# --------------------------------------------------------------------- orchestration
+def run_worker(root: Path, args: argparse.Namespace, games: int) -> dict[str, Any]:
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--worker",
+        "--games",
+        str(games),
+        "--seconds",
+        str(args.seconds),
+        "--warmup",
+        str(args.warmup),
+        "--think",
+        str(args.think),
+        "--seed",
+        str(args.seed),
+        *(x for kv in args.set for x in ("--set", kv)),
+    ]
+    env = {**os.environ, "PYTHONPATH": str(root), "CAPACITY_CHECKOUT": str(root)}
+    out = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.stderr.write(out.stderr[-4000:])
+        raise SystemExit(f"the measurement in {root} failed ({out.returncode})")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def median_of(runs: list[dict[str, Any]], key: str) -> float | None:
+    values = [r[key] for r in runs if r.get(key) is not None]
+    return statistics.median(values) if values else None
+
+
+def figures(runs: list[dict[str, Any]]) -> dict[str, float | None]:
+    out: dict[str, float | None] = {}
+    for key, label in (
+        ("presses", "presses in window"),
+        ("plays", "accepted plays"),
+        ("unanswered", "unanswered presses"),
+        ("p50_ms", "press→answer p50 ms"),
+        ("p99_ms", "press→answer p99 ms"),
+        ("cpu_ms_per_press", "CPU ms per press"),
+        ("cpu_share", "CPU s per s"),
+        ("mem_kb_per_game", "memory KiB per game"),
+        ("setup_s", "seating s (not measured)"),
+    ):
+        out[label] = median_of(runs, key)
+    methods = sorted({m for r in runs for m in r["calls_per_play"]})
+    writes = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage")
+    totals = [sum(r["calls_per_play"].values()) for r in runs if r["calls_per_play"]]
+    out["calls per play: all"] = statistics.median(totals) if totals else None
+    w = [sum(v for m, v in r["calls_per_play"].items() if m in writes) for r in runs]
+    out["calls per play: writes"] = statistics.median(w) if any(r["plays"] for r in runs) else None
+    for m in methods:
+        vals = [r["calls_per_play"].get(m, 0.0) for r in runs if r["calls_per_play"]]
+        out[f"  {m}"] = statistics.median(vals) if vals else None
+    return out
+
+
+def fmt(v: float | None) -> str:
+    if v is None:
+        return "-"
+    return f"{v:.0f}" if abs(v) >= 100 else f"{v:.2f}"
+
+
+def table(games: int, columns: dict[str, dict[str, float | None]]) -> str:
+    names = list(columns)
+    rows = list(dict.fromkeys(k for c in columns.values() for k in c))
+    lines = [f"G={games}", f"{'figure':<30}" + "".join(f"{n:>10}" for n in names)]
+    if len(names) == 2:
+        lines[-1] += f"{'ratio':>8}"
+    for row in rows:
+        cells = [columns[n].get(row) for n in names]
+        line = f"{row:<30}" + "".join(f"{fmt(c):>10}" for c in cells)
+        if len(names) == 2:
+            old, new = cells
+            line += f"{new / old:>8.2f}" if old and new is not None else f"{'-':>8}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def orchestrate(args: argparse.Namespace) -> None:
+    roots: dict[str, Path] = {}
+    tmp = None
+    if args.baseline.lower() != "none":
+        tmp = Path(tempfile.mkdtemp(prefix="capacity-"))
+        checkout = tmp / "old"
+        subprocess.run(
+            [
+                "git",
+                "-C",
+                str(REPO),
+                "worktree",
+                "add",
+                "--detach",
+                "-q",
+                str(checkout),
+                args.baseline,
+            ],
+            check=True,
+        )
+        roots["old"] = checkout
+    roots["new"] = REPO
+    try:
+        for games in args.games:
+            runs: dict[str, list[dict[str, Any]]] = {name: [] for name in roots}
+            for i in range(args.repeat):
+                for name, root in roots.items():
+                    r = run_worker(root, args, games)
+                    runs[name].append(r)
+                    print(
+                        f"G={games} {name} #{i + 1}: {r['presses']} presses, "
+                        f"p99 {fmt(r['p99_ms'])} ms, {fmt(r['cpu_ms_per_press'])} CPU ms/press",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+            print(table(games, {name: figures(rs) for name, rs in runs.items()}), flush=True)
+            print(flush=True)
+    finally:
+        if tmp is not None:
+            subprocess.run(
+                ["git", "-C", str(REPO), "worktree", "remove", "--force", str(tmp / "old")],
+                check=False,
+            )
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    ap.add_argument(
+        "--games", type=lambda s: [int(x) for x in s.split(",")], default=[16, 256, 1000]
+    )
+    ap.add_argument("--seconds", type=float, default=60.0, help="measured window per size")
+    ap.add_argument("--warmup", type=float, default=30.0, help="seconds after the starts")
+    ap.add_argument("--think", type=float, default=3.0, help="mean think time, seconds")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=1, help="runs per cell (median)")
+    ap.add_argument("--baseline", default=DEFAULT_BASELINE, help="git ref of the old code, or none")
+    ap.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="a Settings override"
+    )
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    return ap.parse_args(argv)
+
+
+def overrides_of(args: argparse.Namespace) -> dict[str, str]:
+    return dict(kv.split("=", 1) for kv in args.set)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse(argv)
+    if args.worker:
+        sys.path.insert(0, os.environ.get("CAPACITY_CHECKOUT", str(REPO)))
+        (games,) = args.games
+        result = asyncio.run(
+            measure(games, args.seconds, args.warmup, args.think, args.seed, overrides_of(args))
+        )
+        print(json.dumps(result))
+        return
+    orchestrate(args)
+
+
+if __name__ == "__main__":
+    main()

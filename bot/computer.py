@@ -1,0 +1,80 @@
+"""Computer players in the bot: each group's strength, and thinking off the event loop.
+
+A group chooses how strong its computers (and 托管) play in /settings (a game takes the
+group's choice with its other bot options, ``GameRecord.computer_strength``):
+
+- 简单 ``easy`` (the default): the heuristic (well under a millisecond, in the event loop);
+- 普通 ``normal``: the search player with a short budget;
+- 困难 ``hard``: the search player with its full default budget.
+
+The default stays the heuristic: the bot is meant for small shared hosts (two cores),
+where a few groups thinking at the full budget would queue; groups opt in.
+
+Search decisions run in a process pool (``loop.run_in_executor``), so while one game's
+computer thinks, every other game's presses are answered at once; the turn's timer
+(``bot.timers``) asks before it takes the game's lock, so the game's own presses are
+not held up either, and applies the move only if the game is still where it was. A
+decision is a function of the position and the game's seed (the budget is counted in
+work, not time), so a game replays the same. Declaring and burying use the heuristic in
+every strength.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import random
+from concurrent.futures import ProcessPoolExecutor
+
+from engine.hand import Action, Observation
+from engine.players import get
+from engine.players.search import DEFAULT_BUDGET_MS
+
+STRENGTHS = ("easy", "normal", "hard")
+DEFAULT_STRENGTH = "easy"
+BUDGET_MS = {"normal": 50, "hard": DEFAULT_BUDGET_MS}
+
+
+def player_for(strength: str):  # type: ignore[no-untyped-def]
+    """The engine player of a strength (an unknown strength plays as the default)."""
+    budget = BUDGET_MS.get(strength if strength in STRENGTHS else DEFAULT_STRENGTH)
+    if budget is None:
+        return get("heuristic")
+    return get("search", budget_ms=budget)
+
+
+def _think(strength: str, obs: Observation, seed: int) -> Action:
+    """In a worker process: the decision of a player of this strength."""
+    return player_for(strength)(obs, random.Random(seed))
+
+
+class Computers:
+    """Decides computer moves; owns the process pool (started on the first search)."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or min(2, os.cpu_count() or 1)
+        self._pool: ProcessPoolExecutor | None = None
+        self.thinking = 0  # decisions in flight in the pool
+
+    async def act(self, strength: str | None, obs: Observation, rng: random.Random) -> Action:
+        """The move of a computer (or 托管) seat of a game whose computers play at ``strength``."""
+        strength = strength or DEFAULT_STRENGTH
+        if strength == "easy" or obs.phase != "playing":
+            return get("heuristic")(obs, rng)
+        if self._pool is None:
+            # spawned workers: forking the bot's process (threads, an event loop) is unsafe
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        loop = asyncio.get_running_loop()
+        seed = rng.getrandbits(32)
+        self.thinking += 1
+        try:
+            return await loop.run_in_executor(self._pool, _think, strength, obs, seed)
+        finally:
+            self.thinking -= 1
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,228 @@
+"""Distinct candidate plays for computer players (RULES.md sections 8 and 8.1).
+
+Enumerating every legal follow is slow when a hand short of the led suit must fill
+a long lead from its other cards (8,855 fills for a 4-card tractor and one heart).
+Most fills are the same for the trick's outcome: a play of mixed classes never
+wins, so only its points matter; a ruff wins or loses by its shape and top card.
+So the candidates are one representative per outcome class, the cheapest one:
+
+- enough cards of the led class: every legal play when there are few, else the
+  cheapest, the strongest and the point-richest legal plays plus random legal ones;
+- too few: all of them plus, for every number of point cards, the cheapest fill;
+  when void in an off-suit lead, also the cheapest ruff for every distinct
+  (top, points) among the plays of trumps that match the lead's shape.
+
+"Cheap" is :func:`cost`: trumps, then points, then pairs are kept back.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations, islice
+from math import comb
+
+from engine.cards import POINTS
+from engine.hand import sub_multisets
+from engine.ranking import TRUMP, TrumpContext
+from engine.tricks import is_legal_follow, lead_summary, random_follow, ruff_top, trick_winner
+from engine.units import Unit, decompose, pair_ids
+
+ENUMERATE_UP_TO = 120  # same-class plays enumerated in full below this many
+RANDOM_FOLLOWS = 6
+
+
+def cost(ctx: TrumpContext, hand: list[int]) -> dict[int, tuple[int, ...]]:
+    """How dear each card of ``hand`` is to give away (lower is cheaper)."""
+    counts = Counter(hand)
+    cls, order = ctx.suit_class, ctx.order
+    return {c: (cls[c] == TRUMP, POINTS[c] > 0, counts[c] > 1, order[c], POINTS[c]) for c in counts}
+
+
+def strength(ctx: TrumpContext, cards: list[int] | tuple[int, ...]) -> int:
+    """What a play spends: card orders, trumps counted dear, points dearer."""
+    cls, order = ctx.suit_class, ctx.order
+    return sum(order[c] + (20 if cls[c] == TRUMP else 0) + POINTS[c] for c in cards)
+
+
+def is_special(ctx: TrumpContext, card: int) -> bool:
+    """A joker or a level card (or a permanent 2): the trumps worth most to keep."""
+    return card >= 52 or card % 13 == ctx.level or (ctx.permanent_twos and card % 13 == 0)
+
+
+def follow_candidates(
+    ctx: TrumpContext, lead: list[int], hand: list[int], rng: random.Random
+) -> list[list[int]]:
+    """Legal follows of ``lead`` from ``hand``, one per outcome class (at least one)."""
+    info = lead_summary(ctx, tuple(lead))
+    n, klass = info.size, info.klass
+    cls = ctx.suit_class
+    same = [c for c in hand if cls[c] == klass]
+    out: dict[tuple[int, ...], list[int]] = {}
+
+    def add(play: list[int]) -> None:
+        key = tuple(sorted(play))
+        out.setdefault(key, list(key))
+
+    if len(same) >= n:
+        distinct = len(set(same))
+        if comb(distinct + n - 1, n) <= ENUMERATE_UP_TO or comb(len(same), n) <= ENUMERATE_UP_TO:
+            for play in sub_multisets(same, n):
+                if is_legal_follow(ctx, lead, hand, play):
+                    add(play)
+        else:
+            dear = cost(ctx, same)
+            for play in _extremes(ctx, same, n, info.pairs, dear):
+                if is_legal_follow(ctx, lead, hand, play):
+                    add(play)
+            for _ in range(RANDOM_FOLLOWS):
+                add(random_follow(ctx, lead, hand, rng))
+            for play in islice(sub_multisets(same, n), ENUMERATE_UP_TO):
+                if is_legal_follow(ctx, lead, hand, play):
+                    add(play)
+        return list(out.values())
+    rest = [c for c in hand if cls[c] != klass]
+    k = n - len(same)
+    dear = cost(ctx, rest)
+    for fill in _fills(rest, k, dear):
+        add(same + fill)
+    if not same and klass != TRUMP:
+        for play in _ruffs(ctx, info, [c for c in rest if cls[c] == TRUMP], dear):
+            add(play)
+    return list(out.values())
+
+
+def _extremes(
+    ctx: TrumpContext, same: list[int], n: int, led_pairs: int, dear: dict[int, tuple[int, ...]]
+) -> list[list[int]]:
+    """Cheapest, strongest and point-richest plays of ``n`` cards of one class, pairs first."""
+    pairs = pair_ids(ctx, same, ctx.suit_class[same[0]])
+    order = ctx.order
+    plays = []
+    keys = (
+        dear.__getitem__,
+        lambda card: -order[card],
+        lambda card: (-POINTS[card], order[card]),
+    )
+    for key in keys:
+        chosen: list[int] = []
+        for p in sorted(pairs, key=key)[: min(led_pairs, n // 2)]:
+            chosen += (p, p)
+        rest = list(same)
+        for c in chosen:
+            rest.remove(c)
+        chosen += sorted(rest, key=key)[: n - len(chosen)]
+        plays.append(chosen)
+    return plays
+
+
+def _fills(rest: list[int], k: int, dear: dict[int, tuple[int, ...]]) -> list[list[int]]:
+    """For every reachable point total: the cheapest ``k`` cards with that many points."""
+    by_cost = sorted(rest, key=dear.__getitem__)
+    plain = [c for c in by_cost if not POINTS[c]]
+    fives = [c for c in by_cost if POINTS[c] == 5]
+    tens = [c for c in by_cost if POINTS[c] == 10]
+    best: dict[int, list[int]] = {}
+    for a in range(min(k, len(fives)) + 1):
+        for b in range(min(k - a, len(tens)) + 1):
+            if k - a - b > len(plain):
+                continue
+            fill = fives[:a] + tens[:b] + plain[: k - a - b]
+            total = 5 * a + 10 * b
+            if total not in best or _dearer(best[total], fill, dear):
+                best[total] = fill
+    return [by_cost[:k], *best.values()]
+
+
+def _dearer(a: list[int], b: list[int], dear: dict[int, tuple[int, ...]]) -> bool:
+    """Whether giving away ``a`` costs more than ``b`` (their dearest cards compared first)."""
+    return sorted((dear[c] for c in a), reverse=True) > sorted((dear[c] for c in b), reverse=True)
+
+
+def _ruffs(
+    ctx: TrumpContext, info, trumps: list[int], dear: dict[int, tuple[int, ...]]
+) -> list[list[int]]:
+    """The cheapest winning-shaped play of trumps for every distinct (ruff top, points)."""
+    n = info.size
+    if len(trumps) < n:
+        return []
+    pairs = pair_ids(ctx, trumps, TRUMP)
+    if len(pairs) < info.pairs:
+        return []
+    best: dict[tuple[int, int], list[int]] = {}
+    for chosen_pairs in combinations(sorted(set(pairs), key=ctx.order.__getitem__), info.pairs):
+        chosen = [c for p in chosen_pairs for c in (p, p)]
+        rest = list(trumps)
+        for c in chosen:
+            rest.remove(c)
+        rest.sort(key=dear.__getitem__)
+        singles = n - len(chosen)
+        options = [rest[:singles]]
+        if singles:  # a single-card top counts only when no pairs were led
+            options += [[c] + [x for x in rest if x != c][: singles - 1] for c in set(rest)]
+        for fill in options:
+            if len(fill) < singles:
+                continue
+            play = chosen + fill
+            top = ruff_top(ctx, info, play)
+            if top < 0:
+                continue
+            key = (top, sum(POINTS[c] for c in play))
+            if key not in best or strength(ctx, play) < strength(ctx, best[key]):
+                best[key] = play
+    return list(best.values())
+
+
+def lead_candidates(ctx: TrumpContext, hand: list[int]) -> list[Unit]:
+    """Every unit of the hand's decomposition, plus each distinct single (one-unit leads)."""
+    by_class: dict[int, list[int]] = {}
+    for c in hand:
+        by_class.setdefault(ctx.suit_class[c], []).append(c)
+    units: list[Unit] = []
+    seen: set[tuple[int, ...]] = set()
+    for cards in by_class.values():
+        for u in decompose(ctx, cards) or []:
+            units.append(u)
+            seen.add(u.cards)
+        for c in set(cards):
+            if (c,) not in seen:
+                seen.add((c,))
+                units.append(Unit(0, ctx.order[c], (c,)))
+    return units
+
+
+class Contest:
+    """Whether a play would win a trick as it stands, compared with its current winner only.
+
+    Equivalent to asking :func:`~engine.tricks.trick_winner` of the whole trick (8.2 picks
+    the first strictly strongest play), without decomposing every play again: singles and
+    pairs, the usual leads, are decided from two numbers.
+    """
+
+    __slots__ = ("ctx", "lead", "best", "pairs", "key", "klass")
+
+    def __init__(self, ctx: TrumpContext, plays: list[list[int]]) -> None:
+        info = lead_summary(ctx, tuple(plays[0]))
+        self.ctx = ctx
+        self.lead = plays[0]
+        self.klass = info.klass
+        current = trick_winner(ctx, plays) if len(plays) > 1 else 0
+        self.best = plays[current] if current else None
+        unit = info.units[0]
+        self.pairs = unit.pairs if len(info.units) == 1 and unit.pairs <= 1 else -1
+        self.key = self._key(plays[current]) if self.pairs >= 0 else (0, 0)
+
+    def _key(self, play: list[int]) -> tuple[int, int]:
+        c = play[0]
+        k = self.ctx.suit_class[c]
+        return (0 if k == self.klass else 1, self.ctx.order[c])
+
+    def wins(self, play: list[int]) -> bool:
+        if self.pairs == 0 or (self.pairs == 1 and play[0] == play[1]):
+            k = self.ctx.suit_class[play[0]]
+            return (k == self.klass or k == TRUMP) and self._key(play) > self.key
+        if self.pairs == 1:
+            return False
+        if self.best is None:
+            return trick_winner(self.ctx, [self.lead, play]) == 1
+        return trick_winner(self.ctx, [self.lead, self.best, play]) == 2

@@ -1,0 +1,71 @@
+"""What a seat can infer from the public record (for the heuristic and the search player).
+
+Everything here reads only an :class:`~engine.hand.Observation`: the seat's own hand,
+the tricks, the shows and (for whoever buried it) the kitty.
+
+- *played*: every card played so far (failed throws count the cards actually played);
+- *voids*: a seat that played fewer cards of the led suit class than the lead holds
+  has none of that class left (section 8.1: it had to follow as far as it could);
+- *no pairs*: a seat that followed a lead with pairs using cards of the led class only,
+  but fewer pairs than were led, has no pair of that class left (8.1: pairs must be
+  matched as far as the hand allows).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+
+from engine.hand import Observation
+from engine.ranking import TrumpContext
+from engine.tricks import lead_summary
+from engine.units import pair_ids
+
+
+def played_cards(obs: Observation) -> Counter[int]:
+    seen: Counter[int] = Counter()
+    for t in obs.tricks:
+        for p in t.plays:
+            seen.update(p.cards)
+    return seen
+
+
+def seen_counts(obs: Observation, with_own: bool = True) -> list[int]:
+    """Per card id, the copies this seat has seen: played, and (``with_own``) held or buried."""
+    seen = [0] * 54
+    for t in obs.tricks:
+        for p in t.plays:
+            for c in p.cards:
+                seen[c] += 1
+    if with_own:
+        for c in obs.hand:
+            seen[c] += 1
+        for c in obs.kitty or ():
+            seen[c] += 1
+    return seen
+
+
+@lru_cache(maxsize=4096)
+def higher_cards(ctx: TrumpContext, klass: int, top: int) -> tuple[int, ...]:
+    """The card ids of class ``klass`` ranking above class order ``top``."""
+    cls, order = ctx.suit_class, ctx.order
+    return tuple(c for c in range(54) if cls[c] == klass and order[c] > top)
+
+
+def inferences(ctx: TrumpContext, obs: Observation) -> tuple[list[set[int]], list[set[int]]]:
+    """``(voids, no_pairs)``: per seat, the suit classes it is known to be out of / without pairs."""
+    voids: list[set[int]] = [set(), set(), set(), set()]
+    no_pairs: list[set[int]] = [set(), set(), set(), set()]
+    cls = ctx.suit_class
+    for t in obs.tricks:
+        if not t.plays:
+            continue
+        lead = t.plays[0].cards
+        info = lead_summary(ctx, tuple(lead))
+        for p in t.plays[1:]:
+            same = [c for c in p.cards if cls[c] == info.klass]
+            if len(same) < info.size:
+                voids[p.seat].add(info.klass)
+            elif info.pairs and len(pair_ids(ctx, same, info.klass)) < info.pairs:
+                no_pairs[p.seat].add(info.klass)
+    return voids, no_pairs

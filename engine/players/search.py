@@ -1,0 +1,166 @@
+"""The search player: determinised Monte Carlo over hidden hands (../shared/notes/computer-players.md).
+
+For a play, it lists distinct candidate plays (every outcome class of a follow; for a
+lead every pair and tractor, the highest and cheapest single of each suit class and
+the heuristic's own lead, which may be a safe throw), samples worlds consistent with
+what the seat has seen (:mod:`engine.players.worlds`), plays every candidate out in
+every world with the heuristic for all four seats (:mod:`engine.players.playout`) and
+picks the best mean of its team's points (the attackers' final total, or minus it) when
+it beats the heuristic's own play by more than ``CONFIDENCE`` standard errors.
+Worlds are weighted by how likely the other seats' plays in the current and the last
+trick were under the heuristic (policy-based inference): a world in which the heuristic
+would have played otherwise counts ``MISMATCH`` as much.
+
+The budget is work, not wall time: ``budget_ms`` buys ``budget_ms * PLAYS_PER_MS``
+simulated plays (measured on the development machine, one core), so a decision is
+a function of the observation and the random stream alone: reproducible, and blind
+to hidden cards (a loaded machine thinks longer, not less). Forced plays skip the
+search; so do declaring and the bury, which use the heuristic.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from engine.hand import Action, Observation, Play, team_of
+from engine.players import heuristic
+from engine.players.candidates import cost, follow_candidates, lead_candidates
+from engine.players.playout import SimPlay, SimTrick, playout, seat_view, totals_so_far
+from engine.players.worlds import KITTY, knowledge, sample
+from engine.ranking import TRUMP
+
+DEFAULT_BUDGET_MS = 300
+PLAYS_PER_MS = 32  # simulated plays per millisecond of one core of the development machine
+MAX_CANDIDATES = 10
+MISMATCH = 0.5  # weight of a world per observed play the heuristic would not have made
+WEIGHTED_TRICKS = 2  # the current trick and the last finished one
+CONFIDENCE = 1.0  # standard errors by which a candidate must beat the heuristic's play
+
+
+class SearchPlayer:
+    """``(observation, rng) -> action``; picklable, so it can run in a process pool."""
+
+    def __init__(
+        self,
+        budget_ms: int = DEFAULT_BUDGET_MS,
+        max_worlds: int = 200,
+        weighting: bool = True,
+    ) -> None:
+        self.budget_ms = budget_ms
+        self.max_worlds = max_worlds
+        self.weighting = weighting
+
+    def __repr__(self) -> str:
+        return f"SearchPlayer(budget_ms={self.budget_ms})"
+
+    def __call__(self, obs: Observation, rng: random.Random) -> Action:
+        if obs.phase != "playing":
+            return heuristic.choose_action(obs, rng)
+        return Play(seat=obs.seat, cards=self.play(obs, rng))
+
+    def play(self, obs: Observation, rng: random.Random) -> list[int]:
+        own = heuristic.suggest(obs, rng)
+        cands = candidates(obs, own, rng)
+        if len(cands) == 1:
+            return cands[0]
+        remaining = sum(obs.card_counts)
+        worlds = min(self.max_worlds, self.budget_ms * PLAYS_PER_MS // (remaining * len(cands)))
+        if worlds < 2:
+            return own
+        ctx = obs.ctx
+        know = knowledge(ctx, obs)
+        base = totals_so_far(obs)
+        burier = obs.seat if obs.kitty is not None else obs.dealer
+        sign = 1 if obs.dealer is None or team_of(obs.seat) != team_of(obs.dealer) else -1
+        values: list[list[float]] = [[] for _ in cands]
+        weights: list[float] = []
+        for _ in range(worlds):
+            world = sample(ctx, know, rng)
+            world[obs.seat] = list(obs.hand)
+            weights.append(likelihood(obs, world) if self.weighting else 1.0)
+            kitty = world[KITTY] if obs.kitty is None else list(obs.kitty)
+            for i, cand in enumerate(cands):
+                hands = [list(h) for h in world[:4]]
+                total = playout(obs, hands, kitty, burier, cand, heuristic.suggest, rng, base)
+                values[i].append(sign * total)
+        return cands[choose(values, weights)]
+
+
+def choose(values: list[list[float]], weights: list[float]) -> int:
+    """The candidate with the best weighted mean, if it beats the heuristic's own (index 0)
+    by more than ``CONFIDENCE`` standard errors of the paired difference; else 0.
+
+    Few worlds make the best-looking candidate often just the luckiest one; keeping the
+    heuristic's play unless another is clearly better protects a short budget.
+    """
+    total = sum(weights)
+    own = values[0]
+    best, best_mean = 0, 0.0
+    for i in range(1, len(values)):
+        diffs = [v - o for v, o in zip(values[i], own, strict=True)]
+        mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
+        var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
+        n = total * total / sum(w * w for w in weights)  # the effective number of worlds
+        if mean > best_mean and mean > CONFIDENCE * (var / n) ** 0.5:
+            best, best_mean = i, mean
+    return best
+
+
+def candidates(obs: Observation, own: list[int], rng: random.Random) -> list[list[int]]:
+    """Distinct plays worth comparing, the heuristic's own first (it wins ties)."""
+    ctx = obs.ctx
+    trick = obs.current_trick
+    out: dict[tuple[int, ...], list[int]] = {tuple(sorted(own)): own}
+    if trick is not None and trick.plays:
+        follows = follow_candidates(ctx, trick.plays[0].cards, obs.hand, rng)
+        for play in follows:
+            out.setdefault(tuple(sorted(play)), play)
+        return list(out.values())[: MAX_CANDIDATES + 4]
+    dear = cost(ctx, obs.hand)
+    units = lead_candidates(ctx, obs.hand)
+    multi = sorted((u for u in units if u.pairs), key=lambda u: (-u.pairs, -u.top))
+    singles: dict[int, list[int]] = {}
+    for u in units:
+        if not u.pairs:
+            singles.setdefault(ctx.suit_class[u.cards[0]], []).append(u.cards[0])
+    for u in multi:
+        out.setdefault(tuple(sorted(u.cards)), list(u.cards))
+    # per class, off-suits first: the highest single and the cheapest
+    for klass in sorted(singles, key=lambda k: k == TRUMP):
+        cs = singles[klass]
+        for c in (max(cs, key=ctx.order.__getitem__), min(cs, key=dear.__getitem__)):
+            out.setdefault((c,), [c])
+    return list(out.values())[:MAX_CANDIDATES]
+
+
+def likelihood(obs: Observation, world: list[list[int]]) -> float:
+    """How likely the other seats' recent plays were under the heuristic, in this world."""
+    weight = 1.0
+    recent = obs.tricks[-WEIGHTED_TRICKS:]
+    first = len(obs.tricks) - len(recent)
+    # each seat's hand before the recent plays: its cards now plus what it played since
+    back: list[Counter[int]] = [Counter(h) for h in world[:4]]
+    for t in recent:
+        for p in t.plays:
+            back[p.seat].update(p.cards)
+    rng = random.Random(0)
+    for n, t in enumerate(recent):
+        for j, p in enumerate(t.plays):
+            if p.seat != obs.seat and j > 0 and len(p.cards) <= 2:
+                hand = sorted(back[p.seat].elements())
+                past = _past(obs, first + n, j, p.seat, hand)
+                if sorted(heuristic.suggest(past, rng)) != sorted(p.cards):
+                    weight *= MISMATCH
+            back[p.seat].subtract(p.cards)
+    return weight
+
+
+def _past(obs: Observation, index: int, plays: int, seat: int, hand: list[int]) -> Observation:
+    """The view ``seat`` had before its play in trick ``index`` (after ``plays`` plays)."""
+    t = obs.tricks[index]
+    tricks = [
+        *obs.tricks[:index],
+        SimTrick(t.leader, [SimPlay(p.seat, p.cards) for p in t.plays[:plays]]),
+    ]
+    return seat_view(obs, seat, hand, obs.card_counts, tricks, None, None)

@@ -1,0 +1,37 @@
+"""bench/capacity.py cannot rot: two games of four people play for a few seconds
+(quick dealing so that cards are played) and every figure comes out."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "capacity.py"
+
+
+def load():  # noqa: ANN201
+    spec = importlib.util.spec_from_file_location("capacity_bench", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # (its dataclasses look their module up)
+    spec.loader.exec_module(module)
+    return module
+
+
+async def test_two_games_play_and_every_figure_is_measured() -> None:
+    capacity = load()
+    quick = {"deal_pace_seconds": "0", "overturn_window_seconds": "0.5"}
+    r = await capacity.measure(2, seconds=4, warmup=0, think=0.05, seed=1, overrides=quick)
+    assert r["games"] == 2
+    assert r["plays"] >= 4  # both tables got past the deal and played cards
+    assert r["presses"] > r["plays"]  # Start, Pass and Hint presses too
+    assert r["unanswered"] == 0
+    assert 0 < r["p50_ms"] <= r["p99_ms"] < 10_000
+    assert r["cpu_ms_per_press"] > 0
+    assert r["calls"]["answerCallbackQuery"] >= r["presses"]
+    assert r["calls_per_play"]["answerCallbackQuery"] > 0
+    assert "getUpdates" not in r["calls"]
+    assert r["mem_kb_per_game"] > 0
+    table = capacity.table(2, {"old": capacity.figures([r]), "new": capacity.figures([r])})
+    assert "press→answer p99 ms" in table and "ratio" in table

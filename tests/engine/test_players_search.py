@@ -1,0 +1,122 @@
+"""The search player: blind to hidden cards, reproducible, sound worlds, legal plays."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from bench.duplicate_eval import deal_pair
+from engine.hand import Deal, HandState
+from engine.players import get
+from engine.players.knowledge import inferences
+from engine.players.search import SearchPlayer, candidates
+from engine.players.worlds import KITTY, knowledge, sample
+from engine.rules import RuleSet
+from tests.engine.test_players import seat_to_act
+
+
+def positions(hands: int, every: int = 7):  # type: ignore[no-untyped-def]
+    """Mid-hand positions of heuristic play: (state, seat to play), every ``every`` plays."""
+    rules = RuleSet.from_preset("classic")
+    player = get("heuristic")
+    for i in range(hands):
+        state = HandState.new(rules, 300 + i, 2, i % 4, [3, 3])
+        rng = random.Random(i)
+        state.apply(Deal(n=100))
+        plays = 0
+        while state.phase != "done":
+            seat = seat_to_act(state)
+            if state.phase == "playing":
+                plays += 1
+                if plays % every == 0:
+                    yield state, seat
+            state.apply(player(state.observation(seat), rng))
+
+
+def hidden_swapped(state: HandState, seat: int, rng: random.Random) -> HandState | None:
+    """The same position with other hidden cards: swap unseen cards between hidden places."""
+    other = state.model_copy(deep=True)
+    places = [other.hands[s] for s in range(4) if s != seat and other.hands[s]]
+    if other.buried_by != seat:
+        places.append(other.kitty)
+    if len(places) < 2:
+        return None
+    swaps = 0
+    for _ in range(40):
+        a, b = rng.sample(places, 2)
+        i, j = rng.randrange(len(a)), rng.randrange(len(b))
+        if a[i] != b[j]:
+            a[i], b[j] = b[j], a[i]
+            swaps += 1
+    assert swaps
+    return other
+
+
+def test_decisions_never_depend_on_hidden_cards():
+    player = SearchPlayer(budget_ms=200)
+    rng = random.Random(3)
+    checked = 0
+    for state, seat in positions(4):
+        obs = state.observation(seat)
+        other = hidden_swapped(state, seat, rng)
+        if other is None:
+            continue
+        assert (other.hands, other.kitty) != (state.hands, state.kitty)
+        twin = other.observation(seat)
+        assert twin == obs  # the seat cannot tell the two positions apart
+        assert player.play(obs, random.Random(11)) == player.play(twin, random.Random(11))
+        checked += 1
+    assert checked > 20
+
+
+def test_a_fixed_seed_gives_the_same_decision():
+    player = SearchPlayer(budget_ms=100)
+    for state, seat in positions(1, every=11):
+        obs = state.observation(seat)
+        assert player.play(obs, random.Random(5)) == player.play(obs, random.Random(5))
+
+
+def test_sampled_worlds_keep_sizes_and_every_inference():
+    rng = random.Random(0)
+    checked = 0
+    for state, seat in positions(6, every=3):
+        obs = state.observation(seat)
+        ctx = obs.ctx
+        know = knowledge(ctx, obs)
+        voids, no_pairs = inferences(ctx, obs)
+        truth = Counter(c for s in range(4) if s != seat for c in state.hands[s])
+        if obs.kitty is None:
+            truth.update(state.kitty)
+        for _ in range(3):
+            world = sample(ctx, know, rng)
+            assert Counter(c for loc in range(5) for c in world[loc]) == truth
+            assert len(world[KITTY]) == (0 if obs.kitty is not None else 8)
+            for s in range(4):
+                if s == seat:
+                    continue
+                assert len(world[s]) == len(state.hands[s])
+                classes = [ctx.suit_class[c] for c in world[s]]
+                assert not set(classes) & voids[s]
+                for k in no_pairs[s]:
+                    same = [c for c in world[s] if ctx.suit_class[c] == k]
+                    assert len(same) == len(set(same))
+            checked += 1
+        # the inferences are true of the real hands
+        for s in range(4):
+            assert not {ctx.suit_class[c] for c in state.hands[s]} & voids[s]
+    assert checked > 100
+
+
+def test_candidates_are_distinct_and_start_with_the_heuristics_play():
+    for state, seat in positions(2, every=5):
+        obs = state.observation(seat)
+        own = get("heuristic")(obs, random.Random(1)).cards
+        cands = candidates(obs, own, random.Random(1))
+        assert cands[0] == own
+        assert len({tuple(sorted(c)) for c in cands}) == len(cands)
+
+
+def test_search_against_itself_scores_exactly_zero():
+    for seed in range(2):
+        row = deal_pair(("search,budget_ms=40", "search,budget_ms=40", None, "classic", seed))
+        assert row[1] + row[2] == 0 and row[3] + row[4] == 0
