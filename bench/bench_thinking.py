@@ -95,7 +95,7 @@ async def run(  # type: ignore[no-untyped-def]
                 t0 = time.perf_counter()
                 try:  # blocked by thinking in the loop, the hand may not end in time
                     await asyncio.wait_for(play(world, app, table, hands), limit)
-                except TimeoutError:
+                except (TimeoutError, AssertionError):  # AssertionError: a press stuck 30 s
                     pass
                 seconds = time.perf_counter() - t0
                 for task in tasks:
@@ -119,6 +119,13 @@ async def main_async(args: argparse.Namespace) -> None:
         lat, lost, decisions, seconds = await run(
             mode, n, args.strength, args.hands, obs, args.limit
         )
+        if not lat:  # nothing answered within the limit
+            print(
+                f"{n:>8} {mode:>6} {0:>7} {'-':>7} {'-':>7} {'-':>7} {'-':>7} {lost:>10}"
+                f" {decisions:>9} {seconds:>7.1f}",
+                flush=True,
+            )
+            continue
         print(
             f"{n:>8} {mode:>6} {len(lat):>7} {statistics.median(lat):>7.1f} {q(lat, 0.95):>7.1f}"
             f" {q(lat, 0.99):>7.1f} {lat[-1]:>7.1f} {lost:>10} {decisions:>9} {seconds:>7.1f}",
