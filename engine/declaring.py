@@ -265,6 +265,11 @@ class Declaring(BaseModel):
 
     # ---- the rules ------------------------------------------------------------
 
+    def action_of(self, seat: int, cards: Sequence[int], window: Window) -> Action:
+        """What the show would do now (declare, reinforce or overturn), or raise
+        IllegalAction with the reason; changes nothing."""
+        return self._plan(seat, cards, window)[0]
+
     def check(self, seat: int, cards: Sequence[int], window: Window) -> None:
         """Raise IllegalAction (with the reason) unless the show is allowed now."""
         self._plan(seat, cards, window)

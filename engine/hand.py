@@ -45,6 +45,7 @@ from pydantic import BaseModel, Field
 
 from engine import errors
 from engine.cards import HAND_SIZE, KITTY_SIZE, POINTS, Card, shuffled_shoe, total_points
+from engine.declaring import Action as ShowAction
 from engine.declaring import Declaring, may_request_redeal
 from engine.errors import IllegalAction
 from engine.events import (
@@ -254,6 +255,11 @@ class HandState(BaseModel):
         if self.phase == "chaodi" and self.turn != seat:
             return []
         return self.declaring.options(seat, self.hands[seat], self._window())
+
+    def show_action(self, seat: Seat, cards: list[Card]) -> ShowAction:
+        """What showing ``cards`` would do now: ``declare``, ``reinforce`` or
+        ``overturn`` (for the show buttons); IllegalAction if it is not allowed."""
+        return self.declaring.action_of(seat, cards, self._window())
 
     def can_pass(self, seat: int) -> bool:
         if self.phase == "after_deal":

@@ -11,13 +11,14 @@ from telegram.ext import ContextTypes
 from bot import codec, i18n
 from bot.handlers import chat_lang, group_command, is_member, reply, service
 from bot.i18n import t
+from bot.render.names import clip
 
 ANONYMOUS_ADMIN = 1087968824  # @GroupAnonymousBot
 
 
 def display_name(user) -> str:  # noqa: ANN001 - telegram.User
     name = user.full_name or user.username or str(user.id)
-    return name[:32]
+    return clip(name, 32)
 
 
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

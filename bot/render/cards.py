@@ -1,11 +1,19 @@
-"""Compact card labels: colour-marked suits (♥️♦️ red, ♠️♣️ black) and 🃏 for jokers."""
+"""Card labels and how a hand is laid out for reading.
+
+Suits are colour-marked (♥️♦️ red, ♠️♣️ black); the jokers read as players say them
+(大王 / 小王, BJ / SJ). A hand is read by suit class, as the engine's trump context
+classifies it: the trumps first, the jokers and level cards (and permanent 2s) in a
+group of their own ahead of the trump suit's other cards, so that an off-suit level
+card never sits among its printed suit; then each side suit.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from bot.i18n import t
-from engine.cards import BJ, LJ, RANKS
+from engine.cards import BJ, LJ, RANK_2, RANKS, rank_of, suit_of
+from engine.ranking import TRUMP, TrumpContext
 
 SUIT_MARKS = ("♠️", "♥️", "♣️", "♦️")
 
@@ -19,7 +27,7 @@ def card_label(card: int, lang: str) -> str:
         return t(lang, "card.bj")
     if card == LJ:
         return t(lang, "card.lj")
-    return SUIT_MARKS[card // 13] + RANKS[card % 13]
+    return SUIT_MARKS[suit_of(card)] + RANKS[rank_of(card)]  # type: ignore[index]
 
 
 def cards_label(cards: Iterable[int], lang: str) -> str:
@@ -28,3 +36,58 @@ def cards_label(cards: Iterable[int], lang: str) -> str:
 
 def rank_label(rank: int) -> str:
     return RANKS[rank]
+
+
+def _top_trump(ctx: TrumpContext, card: int) -> bool:
+    """A trump that is not a plain card of the trump suit: a joker, a level card, a 2
+    under permanent twos (they rank above the trump suit's own cards)."""
+    rank = rank_of(card)
+    return (
+        rank is None
+        or rank == ctx.level
+        or (ctx.permanent_twos and rank == RANK_2)
+        or suit_of(card) != ctx.trump
+    )
+
+
+def suit_groups(ctx: TrumpContext, cards: Iterable[int]) -> list[tuple[int, list[list[int]]]]:
+    """The cards by suit class in display order: ``(TRUMP, [top trumps, trump suit])``
+    first, then ``(suit, [cards])`` for each side suit held; strongest first, empty
+    parts left out."""
+    ordered = ctx.sorted(list(cards))
+    trumps = [c for c in ordered if ctx.suit_class[c] == TRUMP]
+    out: list[tuple[int, list[list[int]]]] = []
+    if trumps:
+        top = [c for c in trumps if _top_trump(ctx, c)]
+        rest = [c for c in trumps if not _top_trump(ctx, c)]
+        out.append((TRUMP, [part for part in (top, rest) if part]))
+    for suit in range(4):
+        side = [c for c in ordered if ctx.suit_class[c] == suit]
+        if side:
+            out.append((suit, [side]))
+    return out
+
+
+def class_label(klass: int, lang: str) -> str:
+    return t(lang, "hand.trumps") if klass == TRUMP else SUIT_MARKS[klass]
+
+
+def counts_label(ctx: TrumpContext, cards: Iterable[int], lang: str) -> str:
+    """``主11张 ♠️5张 ♥️7张`` / ``Trumps ×11 ♠️×5 ♥️×7``: how many cards of each suit
+    class a hand holds (never ``♠️5``, which reads as a card)."""
+    out = []
+    for klass, parts in suit_groups(ctx, cards):
+        n = sum(len(p) for p in parts)
+        if klass == TRUMP:
+            out.append(t(lang, "hand.count.trumps", n=n))
+        else:
+            out.append(t(lang, "hand.count.suit", suit=SUIT_MARKS[klass], n=n))
+    return " ".join(out)
+
+
+def hand_lines(ctx: TrumpContext, cards: Iterable[int], lang: str) -> list[str]:
+    """A hand as text, one line per suit class (``主: 大王 ♥️2 ♠️2 | ♥️A ♥️K``)."""
+    return [
+        f"{class_label(klass, lang)}: " + " | ".join(cards_label(p, lang) for p in parts)
+        for klass, parts in suit_groups(ctx, cards)
+    ]

@@ -2,9 +2,19 @@
 
 Built from the engine's ``observation(seat)`` only, so it shows exactly what this
 seat may see: its own cards, the public record, the kitty only to whoever buried it.
+
+Read from the top: the header (group, hand, seat and side; level, trump, dealer; both
+teams' levels), what happens now (the last completed trick until the next one
+completes, the current trick with who is winning it, the points; or the result of
+the hand), then the hand by suit class with its counts, and last, right above the
+buttons, what this player is asked to do. The keyboard lays the cards out by suit
+class too: trumps first (jokers and level cards in a row of their own), then each
+side suit starting its own row, at most :data:`ROW` buttons a row.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -12,10 +22,22 @@ from bot import codec
 from bot.i18n import t
 from bot.models import GameRecord
 from bot.outbox import Content
-from bot.render.cards import card_label, cards_label, rank_label, suit_label
-from bot.render.table import kitty_decided, name_of, trick_lines
-from engine.hand import Observation
+from bot.render.cards import card_label, cards_label, counts_label, hand_lines, suit_groups
+from bot.render.table import (
+    BEFORE_PLAY,
+    kitty_decided,
+    name_of,
+    play_text,
+    points_line,
+    rank_label,
+    result_lines,
+    shows_block,
+    tricks_shown,
+    trump_label,
+)
 from engine.match import MatchState
+from engine.records import Trick
+from engine.view import Observation
 
 ROW = 8
 
@@ -25,8 +47,8 @@ def hand_message(rec: GameRecord, match: MatchState, seat: int) -> tuple[Content
     obs = match.observation(seat)
     lang = rec.seat_lang(seat)
     s = rec.seats[seat]
-    lines = [_header(rec, match, obs), ""]
-    lines += _situation(rec, match, obs)
+    lines = [_header(rec, obs, lang), ""]
+    lines += _situation(rec, obs, lang)
     if obs.kitty and obs.phase != "done":
         lines.append(t(lang, "dm.kitty", cards=cards_label(obs.kitty, lang)))
     if rec.group_gone:
@@ -35,83 +57,109 @@ def hand_message(rec: GameRecord, match: MatchState, seat: int) -> tuple[Content
         lines.append(t(lang, "dm.paused"))
     if s.auto:
         lines.append(t(lang, "dm.auto"))
+    if obs.hand:
+        counts = counts_label(obs.ctx, obs.hand, lang)
+        n = t(lang, "table.count", n=len(obs.hand))
+        lines += ["", t(lang, "dm.your_cards", counts=counts, n=n)]
+        if obs.phase not in ("burying", "playing"):  # no card buttons: the cards as text
+            lines += hand_lines(obs.ctx, obs.hand, lang)
     if obs.phase in ("burying", "playing") and s.selection:
-        lines.append(t(lang, "dm.selected", cards=cards_label(_display(obs, s.selection), lang)))
-    if obs.phase in ("dealing", "after_deal", "chaodi", "done") or not obs.hand:
-        lines.append("")
-        lines.append(t(lang, "dm.your_cards", n=len(obs.hand)))
-        lines.append(cards_label(obs.hand, lang) or "—")
-    return Content("\n".join(lines), _keyboard(rec, match, obs)), obs.my_turn
+        lines.append(t(lang, "dm.selected", cards=cards_label(obs.ctx.sorted(s.selection), lang)))
+    one_tap = obs.phase == "playing" and match.hand.cards_to_play(seat) == 1
+    prompt = _prompt(rec, obs, one_tap, lang)
+    if prompt:
+        lines += ["", prompt]
+    return Content("\n".join(lines), _keyboard(rec, match, obs, lang)), obs.my_turn
 
 
-def _display(obs: Observation, cards: list[int]) -> list[int]:
-    return obs.ctx.sorted(list(cards))
-
-
-def _header(rec: GameRecord, match: MatchState, obs: Observation) -> str:
-    lang = rec.seat_lang(obs.seat)
-    trump = suit_label(obs.trump, lang) if obs.trump_decided else "?"
-    role = ""
-    if obs.dealer is not None:
-        defending = obs.dealer % 2 == obs.seat % 2
-        role = t(lang, "dm.defending" if defending else "dm.attacking")
+def _header(rec: GameRecord, obs: Observation, lang: str) -> str:
+    defends = obs.defends(obs.seat)
+    role = "" if defends is None else t(lang, "dm.defending" if defends else "dm.attacking")
+    dealer = name_of(rec, obs.dealer, lang) if obs.dealer is not None else "?"
     return t(
         lang,
         "dm.header",
         group=rec.chat_title or "?",
         n=obs.hand_number,
         seat=obs.seat + 1,
-        level=rank_label(obs.level),
-        trump=trump,
+        team=t(lang, f"team.short.{obs.team_of(obs.seat)}"),
         role=role,
+        level=rank_label(obs.level),
+        trump=trump_label(obs, lang),
+        dealer=dealer,
+        a=rank_label(obs.levels[0]),
+        b=rank_label(obs.levels[1]),
     )
 
 
-def _situation(rec: GameRecord, match: MatchState, obs: Observation) -> list[str]:
-    lang, hand = rec.seat_lang(obs.seat), match.hand
+def _trick_line(rec: GameRecord, obs: Observation, number: int, trick: Trick, lang: str) -> str:
+    """A trick on one line: who played what, the winner or who is winning it now."""
+    best = obs.winning if trick.winner is None else None
+    plays = " · ".join(
+        t(
+            lang,
+            "dm.play",
+            name=name_of(rec, p.seat, lang),
+            cards=play_text(obs, p, lang),
+            mark=t(lang, "table.best") if p.seat == best else "",
+        )
+        for p in trick.plays
+    )
+    if trick.winner is not None:
+        won = name_of(rec, trick.winner, lang)
+        return t(lang, "dm.trick_won", n=number, plays=plays, name=won, points=trick.points)
+    return t(lang, "dm.trick", n=number, plays=plays or "—")
+
+
+def _situation(rec: GameRecord, obs: Observation, lang: str) -> list[str]:
     phase = obs.phase
     lines: list[str] = []
-    if phase in ("dealing", "after_deal", "burying", "chaodi"):
-        for seat, cards in obs.shows:
-            lines.append(
-                t(lang, "table.show", name=name_of(rec, seat, lang), cards=cards_label(cards, lang))
-            )
-    if obs.revealed_kitty is not None and phase == "burying":
-        lines.append(kitty_decided(obs.revealed_kitty, lang))
+    if phase in BEFORE_PLAY:
+        lines += shows_block(rec, obs, lang)
+        decided = kitty_decided(obs, lang)
+        if decided:
+            lines.append(decided)
     if phase == "dealing":
-        lines.append(t(lang, "table.dealing", dealt=obs.dealt, total=100))
-        if obs.show_options:
-            lines.append(t(lang, "dm.can_show"))
-    elif phase == "after_deal":
-        lines.append(t(lang, "dm.window" if obs.can_pass else "dm.window_waiting"))
-    elif phase == "burying":
-        if obs.my_turn:
-            lines.append(t(lang, "dm.bury", n=len(rec.seats[obs.seat].selection)))
-        else:
-            lines.append(t(lang, "table.burying", name=name_of(rec, obs.turn, lang)))  # type: ignore[arg-type]
-    elif phase == "chaodi":
-        if obs.my_turn:
-            lines.append(t(lang, "dm.chaodi"))
-        else:
-            lines.append(t(lang, "table.chaodi", name=name_of(rec, obs.turn, lang)))  # type: ignore[arg-type]
+        lines.append(t(lang, "table.dealing", dealt=obs.dealt, total=obs.deal_total))
+    elif phase == "burying" and not obs.my_turn:
+        lines.append(t(lang, "table.burying", name=name_of(rec, obs.turn, lang)))  # type: ignore[arg-type]
+    elif phase == "chaodi" and not obs.my_turn:
+        lines.append(t(lang, "table.chaodi", name=name_of(rec, obs.turn, lang)))  # type: ignore[arg-type]
     elif phase == "playing":
-        trick = obs.current_trick
-        if trick is not None:
-            lines += trick_lines(rec, hand, trick, len(obs.tricks), lang)
-        lines.append(t(lang, "table.points", points=obs.attackers_points))
-        if obs.my_turn:
-            lines.append(t(lang, "dm.your_turn"))
+        # the last completed trick stays in view until the next one completes
+        lines += [_trick_line(rec, obs, n, trick, lang) for n, trick in tricks_shown(obs)]
+        lines.append(points_line(obs, lang))
     elif phase == "done" and obs.result is not None:
-        r = obs.result
-        lines.append(
-            t(lang, "result.kitty", cards=cards_label(r.kitty, lang), points=r.kitty_points)
-        )
-        lines.append(t(lang, "dm.hand_over", total=r.attackers_points))
+        lines += [_trick_line(rec, obs, n, trick, lang) for n, trick in tricks_shown(obs)]
+        lines += ["", t(lang, "result.title", n=obs.hand_number)]
+        lines += result_lines(rec, obs, lang)
+        if obs.match_winner is None:
+            next_dealer = name_of(rec, obs.result.next_dealer, lang)
+            lines.append(t(lang, "result.next_dealer.final", name=next_dealer))
     return lines
 
 
-def _keyboard(rec: GameRecord, match: MatchState, obs: Observation) -> InlineKeyboardMarkup | None:
-    lang = rec.seat_lang(obs.seat)
+def _prompt(rec: GameRecord, obs: Observation, one_tap: bool, lang: str) -> str:
+    """What this player is asked to do now; the turn unmistakable."""
+    phase = obs.phase
+    if phase == "dealing":
+        return t(lang, "dm.can_show") if obs.show_options else ""
+    if phase == "after_deal":
+        return t(lang, "dm.window" if obs.can_pass else "dm.window_waiting")
+    if not obs.my_turn:
+        if phase == "playing" and obs.turn is not None:
+            return t(lang, "dm.waiting", name=name_of(rec, obs.turn, lang))
+        return ""
+    if phase == "burying":
+        return t(lang, "dm.bury", n=len(rec.seats[obs.seat].selection))
+    if phase == "chaodi":
+        return t(lang, "dm.chaodi")
+    return t(lang, "dm.your_turn.one_tap" if one_tap else "dm.your_turn")
+
+
+def _keyboard(
+    rec: GameRecord, match: MatchState, obs: Observation, lang: str
+) -> InlineKeyboardMarkup | None:
     hand_no, version = obs.hand_number, obs.version
     s = rec.seats[obs.seat]
 
@@ -124,7 +172,9 @@ def _keyboard(rec: GameRecord, match: MatchState, obs: Observation) -> InlineKey
         rows += _card_rows(obs, s.selection, cb, lang)
     actions: list[InlineKeyboardButton] = []
     for option in obs.show_options[:6]:
-        label = t(lang, "btn.show", cards=cards_label(option, lang))
+        # the button says what the show does: 亮主 / 加固 / 反主
+        action = t(lang, f"btn.show.{match.hand.show_action(obs.seat, option)}")
+        label = t(lang, "btn.show", action=action, cards=cards_label(option, lang))
         actions.append(
             InlineKeyboardButton(label, callback_data=cb("D", codec.encode_cards(option)))
         )
@@ -152,14 +202,22 @@ def _keyboard(rec: GameRecord, match: MatchState, obs: Observation) -> InlineKey
     return InlineKeyboardMarkup(rows) if rows else None
 
 
-def _card_rows(obs: Observation, selection: list[int], cb, lang: str):  # noqa: ANN001, ANN202
-    buttons = []
+def _card_rows(
+    obs: Observation, selection: list[int], cb: Callable[..., str], lang: str
+) -> list[list[InlineKeyboardButton]]:
+    """One button per card copy, by suit class: every class (and the top trumps)
+    starts a row of its own."""
+    rows: list[list[InlineKeyboardButton]] = []
     seen: dict[int, int] = {}
-    for card in obs.hand:
-        copy = seen.get(card, 0)
-        seen[card] = copy + 1
-        chosen = selection.count(card) > copy
-        label = ("✓" if chosen else "") + card_label(card, lang)
-        arg = codec.encode_cards([card]) + str(copy)
-        buttons.append(InlineKeyboardButton(label, callback_data=cb("T", arg)))
-    return [buttons[i : i + ROW] for i in range(0, len(buttons), ROW)]
+    for _klass, parts in suit_groups(obs.ctx, obs.hand):
+        for part in parts:
+            buttons = []
+            for card in part:
+                copy = seen.get(card, 0)
+                seen[card] = copy + 1
+                chosen = selection.count(card) > copy
+                label = ("✓" if chosen else "") + card_label(card, lang)
+                arg = codec.encode_cards([card]) + str(copy)
+                buttons.append(InlineKeyboardButton(label, callback_data=cb("T", arg)))
+            rows += [buttons[i : i + ROW] for i in range(0, len(buttons), ROW)]
+    return rows

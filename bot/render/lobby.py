@@ -13,6 +13,7 @@ from bot.options import game_rules
 from bot.outbox import Content
 from bot.render.cards import rank_label
 from bot.render.settings import changed_line
+from engine.seats import SEATS, TEAMS
 
 
 def seat_name(seat: Seat, lang: str) -> str:
@@ -30,10 +31,11 @@ def deep_link(bot_username: str, payload: str) -> str:
 def lobby(rec: GameRecord, bot_username: str) -> Content:
     lang = rec.lang
     lines = [t(lang, "lobby.title"), ""]
-    for team, seats in ((0, (0, 2)), (1, (1, 3))):
+    for team in sorted(set(TEAMS)):
         lines.append(t(lang, "lobby.team", team=t(lang, f"team.{team}")))
-        for i in seats:
-            lines.append(f"  {i + 1}. {seat_name(rec.seats[i], lang)}")
+        for i in SEATS:
+            if TEAMS[i] == team:
+                lines.append(f"  {i + 1}. {seat_name(rec.seats[i], lang)}")
     lines.append("")
     lines.append(
         t(
@@ -49,7 +51,10 @@ def lobby(rec: GameRecord, bot_username: str) -> Content:
     if rec.status == "lobby":
         lines.append(t(lang, "lobby.full") if rec.full else t(lang, "lobby.how"))
         return Content("\n".join(lines), _lobby_keyboard(rec, bot_username))
-    lines.append(t(lang, f"lobby.status.{rec.status}"))
+    # The match's end is told by the last hand's result, after its final trick: the
+    # lobby above them must not announce it first.
+    status = "running" if rec.status == "finished" else rec.status
+    lines.append(t(lang, f"lobby.status.{status}"))
     return Content("\n".join(lines), None)
 
 

@@ -1,7 +1,13 @@
-"""The group's messages for a running match: one table per trick, the result.
+"""The group's messages for a running match: the live table of a hand, its result.
 
-Only public facts are read here: shows, tricks, counts, points, and the kitty once it
-is revealed. A hand's cards are never read (RULES.md section 13).
+The table is one message per hand, edited in place, and every render of it is whole:
+the header (hand, level, trump, dealer, both teams' levels, the attackers' points), the
+seats with their card counts and whose turn it is, the last completed trick in full
+(plays, winner, points) and the current trick as it grows with who is winning it now.
+Whatever renders a delivery skips, the next one shows everything that was missed.
+
+Only public facts are read here (RULES.md section 13), and only from the engine: no
+rule is computed in this module.
 """
 
 from __future__ import annotations
@@ -14,198 +20,174 @@ from bot import codec
 from bot.i18n import t
 from bot.models import GameRecord
 from bot.outbox import Content
-from bot.render.cards import card_label, cards_label, rank_label, suit_label
-from engine.cards import BJ, LJ
-from engine.hand import HandState, Trick
+from bot.render.cards import cards_label, rank_label, suit_label
+from bot.render.names import clip
 from engine.match import MatchState
-from engine.scoring import throw_penalty
+from engine.records import PlayRecord, Trick
+from engine.seats import SEATS, Seat
+from engine.view import PublicView
+
+NAME_LIMIT = 16  # graphemes of a name in a table line
+BEFORE_PLAY = ("dealing", "after_deal", "burying", "chaodi")
 
 
-def name_of(rec: GameRecord, seat: int, lang: str | None = None) -> str:
+def name_of(rec: GameRecord, seat: Seat, lang: str | None = None) -> str:
     s = rec.seats[seat]
     if s.computer:
         return t(lang or rec.lang, "computer_seat", n=seat + 1)
-    return escape(s.name or "?")
+    return escape(clip(s.name or "?", NAME_LIMIT))
 
 
-def team_of(seat: int) -> int:
-    return seat % 2
+def trump_label(view: PublicView, lang: str) -> str:
+    return suit_label(view.trump, lang) if view.trump_decided else "?"
 
 
-def header(rec: GameRecord, match: MatchState) -> str:
-    lang, hand = rec.lang, match.hand
-    trump = (
-        suit_label(hand.trump, lang)
-        if hand.declaring.trump_decided or hand.phase not in ("dealing", "after_deal")
-        else "?"
-    )
-    dealer = name_of(rec, hand.dealer) if hand.dealer is not None else "?"
+def header(rec: GameRecord, view: PublicView, lang: str) -> str:
+    dealer = name_of(rec, view.dealer, lang) if view.dealer is not None else "?"
     return t(
         lang,
         "table.header",
-        n=hand.hand_number,
-        level=rank_label(hand.level),
-        trump=trump,
+        n=view.hand_number,
+        level=rank_label(view.level),
+        trump=trump_label(view, lang),
         dealer=dealer,
-        # the levels this hand is played at (the result message tells the new ones)
-        a=rank_label(hand.levels[0]),
-        b=rank_label(hand.levels[1]),
+        # the levels this hand is played at (the result tells the new ones)
+        a=rank_label(view.levels[0]),
+        b=rank_label(view.levels[1]),
     )
 
 
-def counts_after(hand: HandState, tricks: int) -> list[int]:
-    """Each seat's card count once the first ``tricks`` tricks were played as far as
-    they are now: what a message showing that moment must say, whatever came later."""
-    counts = [len(h) for h in hand.hands]
-    for trick in hand.tricks[tricks:]:
-        for play in trick.plays:
-            counts[play.seat] += len(play.cards)
-    return counts
-
-
-def points_after(hand: HandState, tricks: int) -> int:
-    """The attackers' points once the first ``tricks`` tricks were played (trick points
-    and throw penalties, before any kitty bonus): what that trick's message shows."""
-    defenders = hand.defenders
-    total = 0
-    for trick in hand.tricks[:tricks]:
-        if trick.winner is not None and team_of(trick.winner) != defenders:
-            total += trick.points
-        for play in trick.plays:
-            if play.attempted is not None:
-                back = len(play.attempted) - len(play.cards)
-                total += throw_penalty(hand.rules, back, team_of(play.seat) != defenders)
-    return max(0, total)
-
-
-def seats_block(
-    rec: GameRecord, hand: HandState, live: bool = True, counts: list[int] | None = None
-) -> str:
+def seats_block(rec: GameRecord, view: PublicView) -> str:
     lang = rec.lang
-    counts = counts or [len(h) for h in hand.hands]
     lines = []
-    for seat in range(4):
-        mark = "▶" if live and hand.turn == seat and hand.phase != "done" else "  "
-        role = ""
-        if hand.dealer is not None:
-            role = t(lang, "role.dealer") if seat == hand.dealer else ""
+    for seat in SEATS:
+        mark = "▶" if seat == view.turn and view.phase != "done" else "  "
+        role = t(lang, "role.dealer") if seat == view.dealer else ""
         auto = " 🤖" if rec.seats[seat].auto else ""
-        team = t(lang, f"team.short.{team_of(seat)}")
-        lines.append(
-            f"{mark}{seat + 1}. {name_of(rec, seat)} [{team}]{role}{auto} · {counts[seat]}"
-        )
+        team = t(lang, f"team.short.{view.team_of(seat)}")
+        count = t(lang, "table.count", n=view.card_counts[seat])
+        lines.append(f"{mark}{seat + 1}. {name_of(rec, seat)} [{team}]{role}{auto} · {count}")
     return "\n".join(lines)
 
 
-def shows_block(rec: GameRecord, hand: HandState) -> list[str]:
-    lang = rec.lang
+def shows_block(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
+    """Each show of the hand with what it did (亮主 / 加固 / 反主)."""
     return [
-        t(lang, "table.show", name=name_of(rec, s.seat), cards=cards_label(s.cards, lang))
-        for s in hand.declaring.shows
+        t(
+            lang,
+            "table.show",
+            name=name_of(rec, s.seat, lang),
+            action=t(lang, f"show.{s.kind}"),
+            cards=cards_label(s.cards, lang),
+        )
+        for s in view.show_records
     ]
 
 
-def pre_play(rec: GameRecord, match: MatchState) -> Content:
-    """The table before the first lead: the deal, the shows, the kitty being buried."""
-    lang, hand = rec.lang, match.hand
-    live = hand.phase != "playing" and not hand.tricks
-    # once play started this message shows the moment before the first lead
-    counts = counts_after(hand, 0) if hand.tricks else None
-    lines = [header(rec, match), "", seats_block(rec, hand, live, counts), ""]
-    shows = shows_block(rec, hand)
-    lines += shows or ([] if hand.revealed_kitty is not None else [t(lang, "table.no_show")])
-    if hand.revealed_kitty is not None:
-        lines.append(kitty_decided(hand.revealed_kitty, lang))
-    phase = hand.phase
-    if phase == "dealing":
-        lines.append(t(lang, "table.dealing", dealt=hand.dealt, total=100))
-    elif phase == "after_deal":
-        waiting = ", ".join(name_of(rec, i) for i in range(4) if hand.can_pass(i))
-        lines.append(t(lang, "table.window", names=waiting))
-    elif phase == "burying":
-        lines.append(t(lang, "table.burying", name=name_of(rec, hand.turn)))  # type: ignore[arg-type]
-    elif phase == "chaodi":
-        lines.append(t(lang, "table.chaodi", name=name_of(rec, hand.turn)))  # type: ignore[arg-type]
-    else:
-        lines.append(t(lang, "table.play_started"))
-    return Content("\n".join(lines))
+def kitty_decided(view: PublicView, lang: str) -> str | None:
+    """Nobody declared: the kitty was shown to all and set the trump (RULES.md 5)."""
+    if not view.kitty_decided or view.revealed_kitty is None:
+        return None
+    cards = cards_label(view.revealed_kitty, lang)
+    if view.trump is None:
+        return t(lang, "table.kitty_decided.nt", cards=cards)
+    return t(lang, "table.kitty_decided", cards=cards, trump=suit_label(view.trump, lang))
 
 
-def kitty_decided(kitty: list[int], lang: str) -> str:
-    """Nobody declared: the kitty was shown to all and its third card set the trump
-    (RULES.md section 5; a joker means no-trump)."""
-    third = kitty[2]  # the third card as dealt
-    cards = cards_label(kitty, lang)
-    if third in (BJ, LJ):
-        return t(lang, "table.kitty_decided.nt", cards=cards, card=card_label(third, lang))
-    return t(
-        lang,
-        "table.kitty_decided",
-        cards=cards,
-        card=card_label(third, lang),
-        trump=suit_label(third // 13, lang),
-    )
+def play_text(view: PublicView, play: PlayRecord, lang: str) -> str:
+    cards = cards_label(view.ctx.sorted(list(play.cards)), lang)
+    if play.attempted is None:
+        return cards
+    tried = cards_label(view.ctx.sorted(list(play.attempted)), lang)
+    return t(lang, "table.failed_throw", tried=tried, cards=cards)
 
 
-def trick_lines(
-    rec: GameRecord, hand: HandState, trick: Trick, number: int, lang: str | None = None
+def tricks_shown(view: PublicView) -> list[tuple[int, Trick]]:
+    """The last completed trick and the current one, with their numbers (from 1)."""
+    n = len(view.tricks)
+    current = view.current_trick
+    out = []
+    last = view.last_trick
+    if last is not None:
+        out.append((n - 1 if current is not None else n, last))
+    if current is not None:
+        out.append((n, current))
+    return out
+
+
+def trick_block(
+    rec: GameRecord, view: PublicView, number: int, trick: Trick, lang: str
 ) -> list[str]:
-    lang = lang or rec.lang
-    lines = [t(lang, "table.trick", n=number)]
-    for play in trick.plays:
-        if play.attempted is not None:
-            lines.append(
-                t(
-                    lang,
-                    "table.failed_throw",
-                    name=name_of(rec, play.seat, lang),
-                    tried=cards_label(hand.ctx.sorted(list(play.attempted)), lang),
-                    cards=cards_label(hand.ctx.sorted(list(play.cards)), lang),
-                )
-            )
-        else:
-            lines.append(
-                t(
-                    lang,
-                    "table.play",
-                    name=name_of(rec, play.seat, lang),
-                    cards=cards_label(hand.ctx.sorted(list(play.cards)), lang),
-                )
-            )
+    """A trick in full, one line per play: its winner, or who is winning it now."""
     if trick.winner is not None:
-        lines.append(
-            t(lang, "table.trick_won", name=name_of(rec, trick.winner, lang), points=trick.points)
-        )
-    elif hand.turn is not None:
-        lines.append(t(lang, "table.waiting", name=name_of(rec, hand.turn, lang)))
+        won = name_of(rec, trick.winner, lang)
+        lines = [t(lang, "table.trick_won", n=number, name=won, points=trick.points)]
+        best = None
+    else:
+        lines = [t(lang, "table.trick", n=number)]
+        best = view.winning
+    for play in trick.plays:
+        mark = t(lang, "table.best") if play.seat == best else ""
+        text = play_text(view, play, lang)
+        lines.append(t(lang, "table.play", name=name_of(rec, play.seat, lang), cards=text) + mark)
+    if trick.winner is None and view.turn is not None:
+        lines.append(t(lang, "table.waiting", name=name_of(rec, view.turn, lang)))
     return lines
 
 
-def trick_table(rec: GameRecord, match: MatchState, index: int) -> Content:
-    lang, hand = rec.lang, match.hand
-    trick = hand.tricks[index]
-    live = trick.winner is None
-    counts = counts_after(hand, index + 1)
-    lines = [header(rec, match), "", seats_block(rec, hand, live, counts), ""]
-    if index > 0 and trick.winner is None and not trick.plays:
-        prev = hand.tricks[index - 1]
-        lines.append(
-            t(lang, "table.previous", name=name_of(rec, prev.winner or 0), points=prev.points)
-        )
-    lines += trick_lines(rec, hand, trick, index + 1)
-    lines.append("")
-    lines.append(t(lang, "table.points", points=points_after(hand, index + 1)))
-    return Content("\n".join(lines))
+def situation(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
+    """What happens before the first lead: the deal, the shows, the kitty."""
+    lines = shows_block(rec, view, lang)
+    decided = kitty_decided(view, lang)
+    if decided:
+        lines.append(decided)
+    elif not lines:
+        lines.append(t(lang, "table.no_show"))
+    phase = view.phase
+    if phase == "dealing":
+        lines.append(t(lang, "table.dealing", dealt=view.dealt, total=view.deal_total))
+    elif phase == "after_deal":
+        waiting = ", ".join(name_of(rec, s, lang) for s in view.waiting_for)
+        lines.append(t(lang, "table.window", names=waiting))
+    elif phase == "burying":
+        lines.append(t(lang, "table.burying", name=name_of(rec, view.turn, lang)))  # type: ignore[arg-type]
+    elif phase == "chaodi":
+        lines.append(t(lang, "table.chaodi", name=name_of(rec, view.turn, lang)))  # type: ignore[arg-type]
+    return lines
 
 
-def result_message(rec: GameRecord, match: MatchState, live: bool = True) -> Content:
-    """The hand's result; ``live`` False: its "Next hand" button is gone (the next hand
-    started, or the game was ended)."""
-    lang, hand = rec.lang, match.hand
-    r = hand.result
+def points_line(view: PublicView, lang: str) -> str:
+    team = t(lang, f"team.short.{view.attackers}")
+    return t(lang, "table.points", team=team, points=view.attackers_points)
+
+
+def table_message(rec: GameRecord, match: MatchState, bot_username: str = "bot") -> Content:
+    """The hand's live table, whole at every render; with the "Take seat" links of
+    seats another member may take over while the hand runs."""
+    lang, view = rec.lang, match.public_observation()
+    lines = [header(rec, view, lang), "", seats_block(rec, view), ""]
+    if view.phase in BEFORE_PLAY:
+        lines += situation(rec, view, lang)
+    else:
+        decided = kitty_decided(view, lang)
+        if decided:
+            lines.append(decided)
+        for number, trick in tricks_shown(view):
+            lines += trick_block(rec, view, number, trick, lang)
+            lines.append("")
+        lines.append(points_line(view, lang))
+    markup = None
+    if view.phase != "done":
+        markup = takeover_markup(rec, bot_username, takeable(rec))
+    return Content("\n".join(lines).strip(), markup)
+
+
+def result_lines(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
+    """The hand's outcome: the kitty, the points, who holds or takes over by how many
+    levels, the levels now, and the match's end when it ended."""
+    r = view.result
     assert r is not None
-    lines = [t(lang, "result.title", n=hand.hand_number), ""]
-    lines.append(t(lang, "result.kitty", cards=cards_label(r.kitty, lang), points=r.kitty_points))
+    lines = [t(lang, "result.kitty", cards=cards_label(r.kitty, lang), points=r.kitty_points)]
     lines.append(
         t(
             lang,
@@ -220,40 +202,37 @@ def result_message(rec: GameRecord, match: MatchState, live: bool = True) -> Con
         lines.append(t(lang, "result.multiplier", m=r.multiplier))
     side = t(lang, f"result.winner.{r.winner}")
     lines.append(t(lang, "result.outcome", side=side, steps=r.steps))
-    lines.append(
-        t(
-            lang,
-            "result.levels",
-            a=rank_label(r.levels_after[0]),
-            b=rank_label(r.levels_after[1]),
-        )
-    )
-    markup = None
-    if match.winner is not None:
-        team = match.winner
-        names = " & ".join(name_of(rec, s) for s in (team, team + 2))
-        lines.append("")
-        if match.ended_by_time:  # RULES.md 11: at the limit the higher level wins
-            lines.append(
-                t(
-                    lang,
-                    "result.by_time",
-                    minutes=match.rules.time_limit_min,
-                    a=rank_label(match.levels[0]),
-                    b=rank_label(match.levels[1]),
-                )
-            )
+    a, b = (rank_label(x) for x in r.levels_after)
+    lines.append(t(lang, "result.levels", a=a, b=b))
+    team = view.match_winner
+    if team is not None:
+        names = " & ".join(name_of(rec, s, lang) for s in SEATS if view.team_of(s) == team)
+        if view.ended_by_time:  # RULES.md 11: at the limit the higher level wins
+            minutes = view.rules.time_limit_min
+            lines.append(t(lang, "result.by_time", minutes=minutes, a=a, b=b))
         lines.append(t(lang, "result.match_won", team=t(lang, f"team.{team}"), names=names))
-    else:
-        # once the next hand started (or the game was ended) "starts shortly" is untrue
-        key = "result.next_dealer" if live else "result.next_dealer.final"
-        lines.append(t(lang, key, name=name_of(rec, r.next_dealer)))
-        if not live:
-            return Content("\n".join(lines))
-        data = codec.Press("G", rec.id, hand.hand_number, hand.version).encode()
-        markup = InlineKeyboardMarkup(
-            [[InlineKeyboardButton(t(lang, "btn.next_hand"), callback_data=data)]]
-        )
+    return lines
+
+
+def result_message(rec: GameRecord, match: MatchState, live: bool = True) -> Content:
+    """The hand's result; ``live`` False: its "Next hand" button is gone (the next hand
+    started, or the game was ended)."""
+    lang, view = rec.lang, match.public_observation()
+    r = view.result
+    assert r is not None
+    lines = [t(lang, "result.title", n=view.hand_number), ""]
+    lines += result_lines(rec, view, lang)
+    if view.match_winner is not None:
+        return Content("\n".join(lines))
+    # once the next hand started (or the game was ended) "starts shortly" is untrue
+    key = "result.next_dealer" if live else "result.next_dealer.final"
+    lines.append(t(lang, key, name=name_of(rec, r.next_dealer)))
+    if not live:
+        return Content("\n".join(lines))
+    data = codec.Press("G", rec.id, view.hand_number, view.version).encode()
+    markup = InlineKeyboardMarkup(
+        [[InlineKeyboardButton(t(lang, "btn.next_hand"), callback_data=data)]]
+    )
     return Content("\n".join(lines), markup)
 
 
@@ -282,20 +261,10 @@ def takeover_markup(
 def group_messages(
     rec: GameRecord, match: MatchState, bot_username: str = "bot"
 ) -> list[tuple[str, Content]]:
-    """Every group message of the current hand that may still change, oldest first.
-    Only the newest table carries the "Take seat" buttons (none linger on old ones)."""
-    hand = match.hand
-    base = f"g{rec.id}:h{hand.hand_number}"
-    out: list[tuple[str, Content]] = []
-    n = len(hand.tricks)
-    if n <= 1:
-        out.append((f"{base}:t0", pre_play(rec, match)))
-    for i in range(max(0, n - 2), n):
-        out.append((f"{base}:t{i + 1}", trick_table(rec, match, i)))
-    if out and hand.phase != "done":
-        key, content = out[-1]
-        markup = takeover_markup(rec, bot_username, takeable(rec))
-        out[-1] = (key, Content(content.text, markup))
-    if hand.phase == "done":
+    """Every group message of the current hand that may still change, oldest first:
+    the hand's table, then its result once the hand is over."""
+    base = f"g{rec.id}:h{match.hand_number}"
+    out = [(f"{base}:table", table_message(rec, match, bot_username))]
+    if match.hand.is_terminal:
         out.append((f"{base}:result", result_message(rec, match, live=rec.status == "running")))
     return out

@@ -1,25 +1,59 @@
+"""What each chat shows, rendered from real engine states: the group's live table, a
+player's DM hand, the result; names cut without breaking an emoji."""
+
+import random
+import re
+
+from bot import codec
+from bot.i18n import t
 from bot.models import GameRecord, Seat
-from bot.render.hand import hand_message
-from bot.render.table import group_messages, result_message
-from engine.hand import Bury, Deal, Pass
+from bot.render.cards import card_label, cards_label, rank_label, suit_label
+from bot.render.hand import ROW, hand_message
+from bot.render.lobby import lobby
+from bot.render.names import clip
+from bot.render.table import group_messages, result_message, table_message
+from engine.cards import BJ, LJ
+from engine.hand import Bury, Deal, Pass, Play, Show
 from engine.match import MatchState
-from engine.players import choose_bury
+from engine.players import choose_action, choose_bury, suggest
+from engine.ranking import TRUMP
 from engine.rules import RuleSet
+from engine.tricks import trick_winner
+
+NAMES = ("Ann", "Ben", "Cai", "Dee")
 
 
 def record(lang="en"):
-    seats = [Seat(user_id=i + 1, name=f"P{i}") for i in range(4)]
-    return GameRecord(id=1, chat_id=-1, creator_id=1, lang=lang, seats=seats, chat_title="T")
+    seats = [Seat(user_id=i + 1, name=NAMES[i]) for i in range(4)]
+    return GameRecord(
+        id=1, chat_id=-1, creator_id=1, lang=lang, seats=seats, chat_title="T", status="running"
+    )
 
 
-def buried_match():
-    m = MatchState.new(RuleSet.from_preset("classic"), 11)
+def buried_match(seed=11):
+    m = MatchState.new(RuleSet.from_preset("classic"), seed)
     m.apply(Deal(n=100))
     for s in range(4):
         m.apply(Pass(seat=s))
     dealer = m.hand.turn
     m.apply(Bury(seat=dealer, cards=choose_bury(m.observation(dealer))))
     return m, dealer
+
+
+def play_one(m, rng):
+    m.apply(choose_action(m.observation(m.hand.turn), rng))
+
+
+def table_text(rec, m):
+    return table_message(rec, m).text
+
+
+def card_buttons(content):
+    return [
+        [b for b in row if b.callback_data.startswith("T|")]
+        for row in content.markup.inline_keyboard
+        if any(b.callback_data.startswith("T|") for b in row)
+    ]
 
 
 def test_only_the_dealer_sees_the_kitty_they_buried():
@@ -32,23 +66,76 @@ def test_only_the_dealer_sees_the_kitty_they_buried():
         assert "Kitty" not in content.text
 
 
-def test_the_hand_keyboard_fits_telegram_limits_and_sorts_trumps_first():
+def test_the_hand_keyboard_has_trumps_first_and_each_suit_in_rows_of_its_own():
+    for seed in range(11, 31):
+        m, dealer = buried_match(seed)
+        content, my_turn = hand_message(record(), m, dealer)
+        assert my_turn
+        rows = content.markup.inline_keyboard
+        assert sum(len(r) for r in rows) <= 100 and all(len(r) <= ROW for r in rows)
+        for row in rows:
+            for b in row:
+                assert len(b.callback_data.encode()) <= 64
+        ctx = m.hand.ctx
+        labels = {card_label(c, "en"): c for c in range(54)}
+        cards = [[labels[b.text] for b in row] for row in card_buttons(content)]
+        assert sum(len(r) for r in cards) == 25
+        classes = [{ctx.suit_class[c] for c in row} for row in cards]
+        assert all(len(k) == 1 for k in classes)  # a row never mixes suit classes
+        order = [k.pop() for k in classes]
+        # trumps first, then the side suits in order, each starting its own row
+        assert order == sorted(order, key=lambda k: -1 if k == TRUMP else k)
+        # the jokers and level cards are grouped ahead of the trump suit's own cards
+        trumps = [c for row, k in zip(cards, order, strict=True) if k == TRUMP for c in row]
+        level = [c for c in trumps if c >= LJ or c % 13 == ctx.level]
+        assert trumps[: len(level)] == level
+        if level and len(level) < len(trumps) and ctx.trump is not None:
+            rows_of_level = [r for r in cards if set(r) & set(level)]
+            assert all(set(r) <= set(level) for r in rows_of_level)
+
+
+def test_the_hand_counts_each_suit_class_with_its_unit():
     m, dealer = buried_match()
-    content, my_turn = hand_message(record(), m, dealer)
-    assert my_turn
-    rows = content.markup.inline_keyboard
-    assert sum(len(r) for r in rows) <= 100 and all(len(r) <= 8 for r in rows)
-    for row in rows:
-        for b in row:
-            assert len(b.callback_data.encode()) <= 64
-    cards = [b for row in rows for b in row if b.callback_data.startswith("T|")]
-    assert len(cards) == 25
+    hand = m.hand
+    ctx = hand.ctx
+    seat = (dealer + 1) % 4
+    cards = hand.hands[seat]
+    trumps = sum(ctx.suit_class[c] == TRUMP for c in cards)
+    zh, _ = hand_message(record("zh"), m, seat)
+    en, _ = hand_message(record("en"), m, seat)
+    assert f"你的牌（{len(cards)}张）：主{trumps}张" in zh.text
+    assert f"Your {len(cards)} cards: Trumps ×{trumps}" in en.text
+    counts = next(x for x in en.text.splitlines() if x.startswith("Your ")).split()
+    for suit in range(4):
+        n = sum(ctx.suit_class[c] == suit for c in cards)
+        assert (f"{suit_label(suit, 'en')}×{n}" in counts) == (n > 0)
+
+
+def test_jokers_read_as_players_say_them():
+    assert card_label(BJ, "zh") == "大王" and card_label(LJ, "zh") == "小王"
+    assert card_label(BJ, "en") == "BJ" and card_label(LJ, "en") == "SJ"
 
 
 def test_chinese_rendering_has_no_english_leftovers():
     m, dealer = buried_match()
     content, _ = hand_message(record("zh"), m, dealer)
     assert "轮到你" in content.text and "Your turn" not in content.text
+    table = table_text(record("zh"), m)
+    assert "25张" in table and "cards" not in table
+
+
+def test_the_header_tells_level_trump_dealer_and_both_teams_levels():
+    m, dealer = buried_match()
+    rec = record()
+    hand = m.hand
+    trump = suit_label(hand.trump, "en")
+    content, _ = hand_message(rec, m, 1)
+    assert f"trump <b>{trump}</b> · dealer {NAMES[dealer]}" in content.text
+    assert "Levels: A 2 · B 2" in content.text
+    assert "(team B)" in content.text
+    table = table_text(rec, m)
+    assert f"trump <b>{trump}</b> · dealer {NAMES[dealer]}" in table
+    assert "Levels: A 2 · B 2" in table
 
 
 def test_without_a_group_language_each_seat_reads_its_own_and_the_group_setting_wins():
@@ -75,82 +162,241 @@ def _nobody_declared(seed):
     return m
 
 
-def test_when_nobody_declared_the_group_sees_the_kitty_and_its_third_card():
-    from bot.render.cards import card_label, cards_label, suit_label
-    from engine.cards import BJ, LJ
-
+def test_when_nobody_declared_the_group_sees_the_kitty_and_the_trump_it_set():
     seen = set()
     for seed in range(200):
         m = _nobody_declared(seed)
         kitty = m.hand.revealed_kitty
         assert kitty is not None and len(kitty) == 8
-        joker = kitty[2] in (BJ, LJ)
-        if joker in seen:
+        no_trump = m.hand.trump is None
+        if no_trump in seen:
             continue
-        seen.add(joker)
+        seen.add(no_trump)
         rec = record()
         dealer = m.hand.turn
-        texts = [c.text for _, c in group_messages(rec, m)]
         line = f"the kitty was shown: {cards_label(kitty, 'en')}"
-        assert any(line in text for text in texts)
-        third = card_label(kitty[2], "en")
-        if joker:
-            assert any(f"third card {third} is a joker: no-trump" in x for x in texts)
+        text = table_text(rec, m)
+        assert line in text
+        if no_trump:
+            assert "— no-trump." in text
         else:
-            assert any(
-                f"{third} makes {suit_label(kitty[2] // 13, 'en')} trump" in x for x in texts
-            )
-        assert not any("Nobody has declared yet" in x for x in texts)
-        # still shown once play has started
+            assert f"— {suit_label(m.hand.trump, 'en')} is trump." in text
+        assert "Nobody has declared yet" not in text
+        # still shown once play has started, in the group and in the DMs
         m.apply(Bury(seat=dealer, cards=choose_bury(m.observation(dealer))))
-        assert any(line in c.text for _, c in group_messages(rec, m))
+        assert line in table_text(rec, m)
         if seen == {True, False}:
             break
     assert seen == {True, False}
 
 
-def test_a_trick_message_counts_points_as_of_its_trick():
-    import random
-
-    from bot.render.table import points_after
-    from engine.players import choose_action
-
-    m, dealer = buried_match()
-    rng = random.Random(3)
-    while m.hand.phase == "playing":
-        hand = m.hand
-        assert points_after(hand, len(hand.tricks)) == hand.attackers_points
-        m.apply(choose_action(hand.observation(hand.turn), rng))
-    assert points_after(m.hand, 0) == 0
+def _trick_lines(text, n):
+    """The lines of trick ``n`` in a group table (its title, then one line per play)."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"<b>Trick {n}</b>"))
+    out = [lines[start]]
+    for line in lines[start + 1 :]:
+        if not line or line.startswith("<b>Trick"):
+            break
+        out.append(line)
+    return out
 
 
-def test_a_seat_on_auto_play_gets_a_take_over_link_on_the_newest_table_only():
-    m, dealer = buried_match()
-    rec = record()
-    rec.status = "running"
-    assert all(c.markup is None for _, c in group_messages(rec, m, "B"))
-    rec.seats[2].auto = True
-    messages = group_messages(rec, m, "B")
-    *older, (_, newest) = messages
-    urls = [b.url for row in newest.markup.inline_keyboard for b in row]
-    assert urls == ["https://t.me/B?start=t1_2"]
-    assert all(c.markup is None for _, c in older)
-
-
-def test_a_result_says_the_next_hand_starts_shortly_only_while_it_has_not_started():
-    from engine.hand import Play
-    from engine.players import suggest
-
+def test_the_group_table_shows_the_trick_as_it_grows_with_who_is_winning_it():
     m, _ = buried_match()
+    rec = record()
+    rng = random.Random(5)
+    for _ in range(40):  # ten tricks, checked after every card
+        play_one(m, rng)
+        hand = m.hand
+        text = table_text(rec, m)
+        trick = hand.current_trick
+        n = len(hand.tricks)
+        if trick is None or not trick.plays:
+            continue
+        lines = _trick_lines(text, n)
+        best = trick.plays[trick_winner(hand.ctx, [p.cards for p in trick.plays])].seat
+        marked = [line for line in lines if line.endswith("⬅ winning")]
+        assert len(marked) == 1 and marked[0].startswith(NAMES[best] + ":")
+        assert lines[-1] == f"… {NAMES[hand.turn]} to play"
+        attackers = "B" if hand.dealer in (0, 2) else "A"
+        assert f"Attackers' points (team {attackers}): <b>{hand.attackers_points}</b>" in text
+
+
+def test_every_group_table_holds_the_last_completed_trick_in_full():
+    m, _ = buried_match()
+    rec = record()
+    rng = random.Random(7)
+    while m.hand.phase == "playing":
+        play_one(m, rng)
+        hand = m.hand
+        done = [i for i, tr in enumerate(hand.tricks) if tr.winner is not None]
+        if not done:
+            continue
+        last = hand.tricks[done[-1]]
+        text = table_text(rec, m)
+        lines = _trick_lines(text, done[-1] + 1)
+        assert f"🏆 {NAMES[last.winner]} wins (+{last.points})" in lines[0]
+        for play, line in zip(last.plays, lines[1:], strict=True):
+            cards = cards_label(hand.ctx.sorted(list(play.cards)), "en")
+            assert line.startswith(f"{NAMES[play.seat]}: ") and cards in line
+        # a render skipped by delivery loses nothing: this one is whole
+        assert len(re.findall(r"<b>Trick \d+</b>", text)) <= 2
+
+
+def test_the_dm_shows_the_last_trick_until_the_next_one_completes():
+    m, _ = buried_match()
+    rng = random.Random(9)
+    rec = record()
+    while len(m.hand.tricks) < 3 or m.hand.current_trick.plays:
+        play_one(m, rng)
+    hand = m.hand
+    first_done = hand.tricks[-2]
+    for _ in range(3):  # the next trick grows: the finished one stays in view
+        for seat in range(4):
+            content, _ = hand_message(rec, m, seat)
+            line = next(x for x in content.text.splitlines() if x.startswith("Trick 2:"))
+            assert line.endswith(f"→ 🏆 {NAMES[first_done.winner]} +{first_done.points}")
+        play_one(m, rng)
+    content, _ = hand_message(rec, m, hand.turn)
+    assert "Trick 3: " in content.text
+    best = hand.current_trick.plays[
+        trick_winner(hand.ctx, [p.cards for p in hand.current_trick.plays])
+    ].seat
+    assert re.search(rf"{NAMES[best]} [^·]*⬅ winning", content.text)
+    play_one(m, rng)  # the trick completes: it is now the last one shown
+    content, _ = hand_message(rec, m, 0)
+    assert "Trick 2:" not in content.text and "→ 🏆" in content.text
+
+
+def test_the_turn_is_unmistakable_and_the_others_see_whom_they_wait_for():
+    m, _ = buried_match()
+    rec = record()
+    turn = m.hand.turn
+    for seat in range(4):
+        content, mine = hand_message(rec, m, seat)
+        assert mine == (seat == turn)
+        last = content.text.splitlines()[-1]
+        if seat == turn:
+            assert last.startswith("👉 <b>Your turn.</b>")
+        else:
+            assert last == f"⏳ Waiting for {NAMES[turn]} to play."
+
+
+def _finished_hand(seed=11):
+    m, _ = buried_match(seed)
     while m.hand.phase == "playing":
         seat = m.hand.turn
         m.apply(Play(seat=seat, cards=suggest(m.observation(seat))))
+    return m
+
+
+def test_the_dm_result_tells_the_outcome_the_levels_and_the_next_dealer():
+    m = _finished_hand()
+    r = m.hand.result
+    side = "The attackers take over" if r.winner == "attackers" else "The defenders hold"
+    for seat in range(4):
+        content, mine = hand_message(record(), m, seat)
+        assert not mine and content.markup is None
+        text = content.text
+        assert "Hand 1 is over" in text
+        assert f"{side}: +{r.steps} level(s)." in text
+        a, b = (rank_label(x) for x in r.levels_after)
+        assert f"Levels now: A {a} · B {b}" in text
+        assert f"Next dealer: {NAMES[r.next_dealer]}." in text
+        assert f"<b>{r.attackers_points}</b>" in text
+
+
+def test_a_seat_on_auto_play_gets_a_take_over_link_on_the_table():
+    m, dealer = buried_match()
     rec = record()
-    rec.status = "running"
+    assert all(c.markup is None for _, c in group_messages(rec, m, "B"))
+    rec.seats[2].auto = True
+    (_, table), *_ = group_messages(rec, m, "B")
+    urls = [b.url for row in table.markup.inline_keyboard for b in row]
+    assert urls == ["https://t.me/B?start=t1_2"]
+
+
+def test_a_result_says_the_next_hand_starts_shortly_only_while_it_has_not_started():
+    m = _finished_hand()
+    rec = record()
     live = result_message(rec, m)
     final = result_message(rec, m, live=False)
     assert "starts shortly" in live.text and live.markup is not None
     assert "starts shortly" not in final.text and final.markup is None
-    assert "Next dealer: P" in final.text
+    assert "Next dealer: " in final.text
     zh = result_message(record("zh"), m, live=False)
     assert "稍后" not in zh.text and "下一局庄家" in zh.text
+    # the hand's table keeps its last trick and loses its buttons
+    table = table_text(rec, m)
+    assert f"<b>Trick {len(m.hand.tricks)}</b> · 🏆" in table
+
+
+def test_the_old_lobby_does_not_announce_the_end_before_the_result_does():
+    rec = record()
+    rec.status = "finished"
+    text = lobby(rec, "B").text
+    assert "over" not in text and "The game has started." in text
+
+
+FAMILY = "👨\u200d👩\u200d👧\u200d👦"
+
+
+def test_names_are_cut_by_graphemes_never_inside_an_emoji():
+    assert clip("Alice", 16) == "Alice"
+    name = "Ann" + FAMILY * 20
+    cut = clip(name, 8)
+    assert cut == "Ann" + FAMILY * 4 + "…"
+    assert not cut.rstrip("…").endswith("\u200d")
+    flags = "🇨🇳🇬🇧🇫🇷"
+    assert clip(flags, 2) == "🇨🇳…"
+    for n in range(1, 30):
+        cut = clip(name, n)
+        assert "\u200d…" not in cut and cut.count("\u200d") % 3 == 0
+
+
+def test_each_show_button_says_what_the_show_does():
+    labels = {"en": set(), "zh": set()}
+    for seed in range(30):
+        m = MatchState.new(RuleSet.from_preset("classic"), seed)
+        m.apply(Deal(n=100))
+        hand = m.hand
+        for _ in range(3):  # a few shows in the after-deal window
+            offered = []
+            for seat in range(4):
+                for lang in ("en", "zh"):
+                    content, _ = hand_message(record(lang), m, seat)
+                    for row in content.markup.inline_keyboard:
+                        for b in row:
+                            if b.callback_data.startswith("D|"):
+                                cards = codec.decode(b.callback_data).cards
+                                action = hand.show_action(seat, cards)
+                                word = t(lang, f"btn.show.{action}")
+                                assert b.text == f"{word} {cards_label(cards, lang)}"
+                                labels[lang].add(word.split()[-1])
+                                offered.append((seat, cards))
+            if not offered:
+                break
+            seat, cards = offered[seed % len(offered)]
+            m.apply(Show(seat=seat, cards=cards))
+    assert {"亮主", "反主"} <= labels["zh"] and {"Declare", "Overturn"} <= labels["en"]
+
+
+def test_the_prompt_says_when_one_tap_plays():
+    m, _ = buried_match()
+    rng = random.Random(2)
+    rec = record()
+    seen = set()
+    for _ in range(120):
+        hand = m.hand
+        if hand.phase != "playing":
+            break
+        content, mine = hand_message(rec, m, hand.turn)
+        last = content.text.splitlines()[-1]
+        trick = hand.current_trick
+        one = bool(trick.plays) and len(trick.plays[0].cards) == 1
+        assert mine and ("one tap plays it" in last) == one
+        assert ("Tap cards, then ▶️ Play." in last) == (not one)
+        seen.add(one)
+        play_one(m, rng)
+    assert seen == {True, False}

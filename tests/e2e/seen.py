@@ -6,6 +6,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from bot.fake_telegram.html import parse_html
 from bot.render.cards import card_label
 from engine.cards import NUM_DISTINCT
 
@@ -14,13 +15,12 @@ LABELS = {card_label(c, lang): c for c in range(NUM_DISTINCT) for lang in ("en",
 CARD = re.compile("|".join(re.escape(x) for x in sorted(LABELS, key=len, reverse=True)))
 
 
+# a hand's counts per suit in Chinese, "♠️5张" (five spades), name no card
+COUNT = re.compile(r"[♠♥♣♦]\ufe0f?\d+张")
+
+
 def cards_in(text: str | None) -> Counter[int]:
-    # "… — its third card ♣️5 makes ♣️ trump" names a card of the kitty just listed
-    lines = [
-        line.split(" — its third card")[0].split(" —— 第三张")[0]
-        for line in (text or "").splitlines()
-    ]
-    return Counter(LABELS[m] for m in CARD.findall("\n".join(lines)))
+    return Counter(LABELS[m] for m in CARD.findall(COUNT.sub("", text or "")))
 
 
 def public(hand: Any) -> Counter[int]:
@@ -38,3 +38,14 @@ def public(hand: Any) -> Counter[int]:
     if hand.phase == "done":
         seen.update(hand.kitty)
     return seen
+
+
+def shown(world: Any, chat: Any) -> list[str]:
+    """Every text the bot showed in a chat, oldest first, as its readers saw it: each
+    message as sent and again after each edit (the transcript keeps only the last)."""
+    chat_id = str(world.chat_of(chat).id)
+    out = []
+    for r in world.requests():
+        if r.ok and r.method in ("sendMessage", "editMessageText") and str(r.chat_id) == chat_id:
+            out.append(parse_html(str(r.params["text"]))[0])
+    return out

@@ -24,6 +24,7 @@ from tests.e2e.harness import (
     running_bot,
     seat_players,
     service,
+    wait_for,
 )
 from tests.e2e.scripted import (
     DEAL_BATCH,
@@ -37,6 +38,7 @@ from tests.e2e.scripted import (
     refused_follow,
     simulate,
 )
+from tests.e2e.seen import shown
 
 # hand 1 of this deal: Alice (seat 1) declares during the deal, Dana (seat 4) overturns
 # after it and deals; every lead shape happens, Alice breaks the follow-suit rule in the
@@ -139,7 +141,13 @@ async def test_four_people_play_a_whole_hand_through_their_dms(tmp_path):
             assert declarer == expected.declarer == 0
             answer = await show(world, users[declarer], game_id, cards)
             assert answer.answered and not answer.show_alert
-            first_line = t("en", "table.show", name=name(declarer), cards=cards_label(cards, "en"))
+            first_line = t(
+                "en",
+                "table.show",
+                name=name(declarer),
+                action=t("en", "show.declare"),
+                cards=cards_label(cards, "en"),
+            )
             assert in_group(world, group, first_line)
             assert hand.declaring.dealer == declarer
 
@@ -154,7 +162,13 @@ async def test_four_people_play_a_whole_hand_through_their_dms(tmp_path):
                 (dealer, "overturn"),
             ]
             assert hand.declaring.dealer == dealer and hand.declaring.multiplier == 2
-            second_line = t("en", "table.show", name=name(dealer), cards=cards_label(cards2, "en"))
+            second_line = t(
+                "en",
+                "table.show",
+                name=name(dealer),
+                action=t("en", "show.overturn"),
+                cards=cards_label(cards2, "en"),
+            )
             table = next(m for m in world.transcript(group) if first_line in m.text)
             assert second_line in table.text  # the group's table lists both shows
 
@@ -200,6 +214,24 @@ async def test_four_people_play_a_whole_hand_through_their_dms(tmp_path):
                 await press(user, hand_message(world, user, game_id), "H")
                 answer = await press(user, hand_message(world, user, game_id), "P")
                 assert answer.answered and not answer.show_alert
+                if hand.phase == "playing" and not hand.current_trick.plays:
+                    # the 4th card: the next leader's DM shows the trick just completed and
+                    # its winner (when the other DMs are updated is delivery's choice)
+                    done = hand.tricks[-2]
+                    for reader_seat, reader in users.items():
+                        if reader_seat != hand.turn:
+                            continue
+                        zh = game.rec.seat_lang(reader_seat) == "zh"
+                        head = f"第{index + 1}轮：" if zh else f"Trick {index + 1}: "
+                        won = f"🏆 {name(done.winner)} +{done.points}" + ("分" if zh else "")
+
+                        def shows_it(reader=reader, head=head, won=won):
+                            text = hand_message(world, reader, game_id).text
+                            lines = [x for x in text.splitlines() if x.startswith(head)]
+                            return bool(lines) and lines[0].endswith(won)
+
+                        # the DM may be paced: it shows the finished trick once updated
+                        await wait_for(world, shows_it)
             assert refused == expected.refused_at == (0, 0)
             leads = leads_so_far(hand)
             assert leads == expected.leads and set(GOALS) <= set(leads)
@@ -211,11 +243,10 @@ async def test_four_people_play_a_whole_hand_through_their_dms(tmp_path):
                 line = t(
                     "en",
                     "table.failed_throw",
-                    name=name(play.seat),
                     tried=cards_label(hand.ctx.sorted(list(play.attempted)), "en"),
                     cards=cards_label(hand.ctx.sorted(list(play.cards)), "en"),
                 )
-                assert in_group(world, group, line)
+                assert any(f"{name(play.seat)}: {line}" in x for x in shown(world, group))
                 assert sorted(play.cards) != sorted(play.attempted)
 
             # -- the result: the kitty shown to all, the points with the bonus, next dealer

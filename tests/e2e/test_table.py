@@ -1,23 +1,37 @@
-"""What the group sees of a hand: each trick's message is self-consistent, the kitty
-shown when nobody declared, and no stale "Next hand" button once the next hand runs."""
+"""What the group sees of a hand: every trick in full with its winner, the current trick
+with who is winning it as it grows, the kitty shown when nobody declared, and no stale
+"Next hand" button once the next hand runs."""
 
 import re
 
 from bot.fake_telegram import FakeTelegram
-from bot.render.cards import cards_label
+from bot.render.cards import cards_label, suit_label
+from engine.tricks import trick_winner
 from tests.e2e.harness import find, play_out, running_bot, seat_players, service
+from tests.e2e.seen import shown
 from tests.e2e.test_resilience import start_with_computers
 
-COUNT = re.compile(r"^[▶ ]*(\d)\. .* · (\d+)$", re.M)
+TRICK = re.compile(r"^Trick (\d+)( · 🏆 .*)?$")
 
 
-def counts_in(text):
-    return {int(seat) - 1: int(n) for seat, n in COUNT.findall(text)}
+def trick_parts(text: str) -> list[tuple[int, str, list[str]]]:
+    """The tricks a table text shows: (number, title, play lines)."""
+    out = []
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        m = TRICK.match(line)
+        if m is None:
+            continue
+        plays = []
+        for follow in lines[i + 1 :]:
+            if not follow or TRICK.match(follow) or follow.startswith("…"):
+                break
+            plays.append(follow)
+        out.append((int(m.group(1)), line, plays))
+    return out
 
 
-async def test_each_trick_message_shows_the_counts_of_its_own_moment_and_old_buttons_go(
-    tmp_path,
-):
+async def test_the_group_sees_every_trick_in_full_and_who_is_winning_the_current_one(tmp_path):
     async with FakeTelegram() as world:
         alice = world.user("Alice")
         group = world.group("Table", admins=[alice])
@@ -28,18 +42,34 @@ async def test_each_trick_message_shows_the_counts_of_its_own_moment_and_old_but
             await world.settle()
             game = service(app).games[game_id]
             hand = game.match.hand
-            tables = [m.text for m in world.transcript(group) if m.text.startswith("🀄 Hand 1")]
-            # the table before the first lead shows 25 cards each, whatever came later
-            assert counts_in(tables[0]) == {0: 25, 1: 25, 2: 25, 3: 25}
-            played = [0, 0, 0, 0]
-            tricks = [t for t in tables if "Trick" in t]
-            assert len(tricks) == len(hand.tricks)
-            for n, (text, trick) in enumerate(zip(tricks, hand.tricks, strict=True), start=1):
-                assert f"Trick {n}" in text
-                for play in trick.plays:
-                    played[play.seat] += len(play.cards)
-                assert counts_in(text) == {s: 25 - played[s] for s in range(4)}, text
-                assert "Levels: A 2 · B 2" in text  # the levels this hand is played at
+            names = {0: "Alice", 1: "🤖 Computer 2", 2: "🤖 Computer 3", 3: "🤖 Computer 4"}
+            tables = [x for x in shown(world, group) if x.startswith("🀄 Hand 1")]
+            assert all("Levels: A 2 · B 2" in x for x in tables)  # the hand's own levels
+            seen_done: set[int] = set()
+            growing = 0
+            for text in tables:
+                for n, title, plays in trick_parts(text):
+                    trick = hand.tricks[n - 1]
+                    assert len(plays) <= len(trick.plays)
+                    for play, line in zip(trick.plays, plays, strict=False):
+                        cards = cards_label(hand.ctx.sorted(list(play.cards)), "en")
+                        assert line.startswith(f"{names[play.seat]}: ") and cards in line
+                    if "🏆" in title:  # a completed trick: all four plays, the winner
+                        assert len(plays) == 4
+                        assert f"🏆 {names[trick.winner]} wins (+{trick.points})" in title
+                        seen_done.add(n)
+                    elif plays:  # a trick in progress: who is winning it as it stands
+                        prefix = [p.cards for p in trick.plays[: len(plays)]]
+                        best = trick.plays[trick_winner(hand.ctx, prefix)].seat
+                        marked = [x for x in plays if x.endswith("⬅ winning")]
+                        assert len(marked) == 1 and marked[0].startswith(names[best] + ":")
+                        growing += 1
+            assert seen_done == set(range(1, len(hand.tricks) + 1))  # every trick was seen
+            assert growing >= len(hand.tricks)
+            final = world.transcript(group)
+            table = next(m for m in reversed(final) if m.text.startswith("🀄 Hand 1"))
+            last = hand.tricks[-1]
+            assert f"Trick {len(hand.tricks)} · 🏆 {names[last.winner]}" in table.text
             result = world.last_message(group, from_bot=True)
             assert "Hand 1 is over" in result.text and find(result, "G") is not None
             await alice.press(result, data=find(result, "G").data)
@@ -69,7 +99,8 @@ async def test_when_nobody_declares_the_group_is_shown_the_kitty_that_decided(tm
             await world.settle()
             hand = service(app).games[game_id].match.hand
             assert hand.declaring.from_kitty and hand.revealed_kitty
-            shown = cards_label(hand.revealed_kitty, "en")
+            kitty = cards_label(hand.revealed_kitty, "en")
             text = next(t for t in world.texts(group) if "Nobody declared" in t)
-            assert f"the kitty was shown: {shown}" in text
-            assert "third card" in text
+            assert f"the kitty was shown: {kitty}" in text
+            trump = "no-trump" if hand.trump is None else f"{suit_label(hand.trump, 'en')} is trump"
+            assert f"— {trump}." in text

@@ -39,11 +39,12 @@ def plain(key: str, **values: object) -> str:
 def take_turn(page: Page, deadline: float) -> list[str]:
     """Wait for our turn in the private chat; bury or play with Hint; returns what we played."""
     hand = page.locator("#messages-private .msg.has-kb").last
-    your_turn, bury = plain("dm.your_turn"), plain("btn.bury", n=8)
+    your_turn = (plain("dm.your_turn"), plain("dm.your_turn.one_tap"))  # a lead, a follow
+    bury = plain("btn.bury", n=8)
     while time.monotonic() < deadline:
         text = hand.inner_text() if hand.count() else ""
         burying = plain("btn.bury", n=0).split(" ")[0] in text and "/8" in text
-        if your_turn in text or burying:
+        if any(turn in text for turn in your_turn) or burying:
             hand.get_by_role("button", name=plain("btn.hint"), exact=True).click()
             # the answer as a toast, the selection as ✓ on the tapped card buttons
             expect(page.locator("#pane-private .toast")).to_be_visible()
