@@ -177,6 +177,9 @@ async def test_a_whole_hand_costs_at_most_three_writes_a_play_and_every_trick_is
                 for r in writes(records)
             )
             assert spent <= 3 * plays, (spent, plays, hints, by)
+            # the group reads one live table a hand: few new messages (which notify and push
+            # the group's own conversation up), the rest are edits in place
+            assert by[("group", "sendMessage")] <= 6, by
             # no flood limit was hit: one write a second a DM (a burst of 3), the group
             # within 20 calls a minute
             assert not [r for r in world.core.log if r.error_code == 429]
