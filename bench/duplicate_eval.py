@@ -57,23 +57,27 @@ def play(rules: RuleSet, seed: int, players: list[Player]) -> HandState:
     return state
 
 
-def value(state: HandState, team: int) -> tuple[int, int]:
-    """(points, levels) from ``team``'s side: attackers' points if it attacked, else minus."""
+def value(state: HandState, team: int) -> tuple[int, int, int]:
+    """(points, levels, won) from ``team``'s side: attackers' points if it attacked, else
+    minus; the levels gained over the other team's; 1 if the engine says it won the hand."""
     r = state.result
     assert r is not None
-    sign = -1 if r.defenders == team else 1
+    defending = r.defenders == team
+    sign = -1 if defending else 1
     gained = [b - a for a, b in zip(r.levels_before, r.levels_after, strict=True)]
-    return sign * r.attackers_points, gained[team] - gained[1 - team]
+    won = r.winner == ("defenders" if defending else "attackers")
+    return sign * r.attackers_points, gained[team] - gained[1 - team], int(won)
 
 
-def deal_pair(job: tuple[str, str, int | None, str, int]) -> tuple[int, int, int, int, int]:
-    """(seed, A's points defending, attacking, A's levels defending, attacking)."""
+def deal_pair(job: tuple[str, str, int | None, str, int]) -> tuple[int, ...]:
+    """(seed, A's points defending, attacking, A's levels defending, attacking, A's hands
+    won defending, attacking)."""
     spec_a, spec_b, budget, preset, seed = job
     a, b = load(spec_a, budget), load(spec_b, budget)
     rules = RuleSet.from_preset(preset)
     first = value(play(rules, seed, [a, b]), 0)  # A defends (seat 0 deals)
     second = value(play(rules, seed, [b, a]), 1)  # A attacks the same deal
-    return seed, first[0], second[0], first[1], second[1]
+    return seed, first[0], second[0], first[1], second[1], first[2], second[2]
 
 
 def interval(xs: list[float]) -> str:
@@ -88,6 +92,16 @@ def summarize(rows: list[tuple[int, ...]], title: str) -> None:
         print(f"  {name} per deal pair: {interval([r[d] + r[a] for r in rows])}")
         print(f"    A defending: {interval([r[d] for r in rows])}")
         print(f"    A attacking: {interval([r[a] for r in rows])}")
+    won = [r for r in rows if len(r) >= 7]  # logs before hand wins had 5 columns
+    if won:
+        hands = [x for r in won for x in (r[5], r[6])]
+        rate = statistics.fmean(hands)
+        half = 1.96 * (rate * (1 - rate) / len(hands)) ** 0.5
+        print(
+            f"  hands won by A: {rate:.1%} ± {half:.1%} of {len(hands)}"
+            f" (defending {statistics.fmean(r[5] for r in won):.1%},"
+            f" attacking {statistics.fmean(r[6] for r in won):.1%})"
+        )
 
 
 def main(argv: list[str] | None = None) -> None:

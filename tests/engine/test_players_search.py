@@ -120,3 +120,4 @@ def test_search_against_itself_scores_exactly_zero():
     for seed in range(2):
         row = deal_pair(("search,budget_ms=40", "search,budget_ms=40", None, "classic", seed))
         assert row[1] + row[2] == 0 and row[3] + row[4] == 0
+        assert row[5] + row[6] == 1  # the same result, once from each side
