@@ -92,6 +92,9 @@ REPO = Path(__file__).resolve().parent.parent
 DEFAULT_BASELINE = "bc12337"  # the commit before issue 8's work
 HAND_KINDS = frozenset("TPHDNOVA")  # the kind letters of a DM hand keyboard
 ANSWER_GRACE = 10.0  # seconds an in-window press may still be answered after the window
+PLAYING_FRACTION = 0.9  # the warm-up starts once this share of the tables played a card
+PLAYING_TIMEOUT = 900.0  # ... or after this many seconds, whatever the share
+KIND_NAMES = {"S": "Start", "N": "Pass", "H": "Hint", "P": "Play/Bury", "G": "Next hand"}
 
 
 def kind_of(data: str | None) -> str | None:
@@ -239,8 +242,9 @@ class Bench:
                 await self.press(t, person, m, "P")
 
 
-def wire_wakeups(world: Any, tables: list[Table]) -> None:
-    """Wake a group's players when the bot finishes a request to one of its chats."""
+def wire_wakeups(world: Any, tables: list[Table], meter: Meter) -> None:
+    """Wake a group's players when the bot finishes a request to one of its chats; the
+    fake's handling of every request is metered (``meter``)."""
     core = world.core
     owner: dict[int, Table] = {}
     for t in tables:
@@ -251,7 +255,7 @@ def wire_wakeups(world: Any, tables: list[Table]) -> None:
 
     async def watched(token: str, method: str, raw: Any, files: Any = None) -> Any:
         try:
-            return await handle(token, method, raw, files)
+            return await meter.run(handle(token, method, raw, files))
         finally:
             chat_id = raw.get("chat_id") if isinstance(raw, dict) else None
             if chat_id is None and isinstance(raw, dict) and "callback_query_id" in raw:
@@ -262,6 +266,48 @@ def wire_wakeups(world: Any, tables: list[Table]) -> None:
                     t.wake.set()
 
     core.handle = watched
+
+
+class Meter:
+    """CPU time (``time.thread_time``) spent inside some coroutines' own steps: every
+    step of a metered coroutine is timed, so the time other tasks run while it waits
+    is not counted, and a metered coroutine inside another is counted once."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._depth = 0
+
+    async def run(self, coro: Any) -> Any:
+        return await _Metered(self, coro)
+
+
+class _Metered:
+    def __init__(self, meter: Meter, coro: Any) -> None:
+        self.meter, self.coro = meter, coro
+
+    def __await__(self) -> Any:
+        meter, coro = self.meter, self.coro
+        value: Any = None
+        error: BaseException | None = None
+        while True:
+            outer = meter._depth == 0
+            meter._depth += 1
+            t0 = time.thread_time()
+            try:
+                step = coro.send(value) if error is None else coro.throw(error)
+            except StopIteration as stop:
+                return stop.value
+            finally:
+                meter._depth -= 1
+                if outer:
+                    meter.seconds += time.thread_time() - t0
+            try:
+                value, error = (yield step), None
+            except GeneratorExit:
+                coro.close()
+                raise
+            except BaseException as e:  # noqa: BLE001 (handed to the coroutine)
+                value, error = None, e
 
 
 def rss() -> int:
@@ -309,13 +355,26 @@ def stale_text() -> str | None:
     return None
 
 
+def accepted(kind: str, rec: Any, stale: str | None) -> bool:
+    """A press the bot took: answered, without an alert or "out of date"."""
+    return rec.answered and not rec.show_alert and (stale is None or rec.text != stale)
+
+
 async def measure(
-    games: int, seconds: float, warmup: float, think: float, seed: int, overrides: dict[str, str]
+    games: int,
+    seconds: float,
+    warmup: float,
+    think: float,
+    seed: int,
+    overrides: dict[str, str],
+    playing: float = PLAYING_FRACTION,
 ) -> dict[str, Any]:
     """One size in this process: the figures as a dict."""
     from bot.app import ALLOWED_UPDATES
 
     world_cls = fake_telegram()
+    stale = stale_text()
+    meter = Meter()  # the fake's request handling and the simulated people
     async with world_cls(http=False) as world:
         with tempfile.TemporaryDirectory() as tmp:
             app = build(world, Path(tmp) / "capacity.sqlite3", overrides)
@@ -329,15 +388,33 @@ async def measure(
                     group = world.group(f"Table {i}", members=people[1:], admins=people[:1])
                     rng = random.Random(seed * 1_000_003 + i)
                     tables.append(Table(i, group, [Person(p) for p in people], rng))
-                wire_wakeups(world, tables)
+                wire_wakeups(world, tables, meter)
                 t_setup = time.monotonic()
-                await asyncio.gather(*(bench.seat(t) for t in tables))
+                await asyncio.gather(*(meter.run(bench.seat(t)) for t in tables))
                 setup_s = time.monotonic() - t_setup
-                tasks = [asyncio.create_task(bench.play(t)) for t in tables]
+                tasks = [asyncio.create_task(meter.run(bench.play(t))) for t in tables]
+                # the window opens --warmup s after most tables play cards
+                t_start = time.monotonic()
+
+                def tables_playing() -> int:
+                    return sum(
+                        any(k == "P" and accepted(k, r, stale) for k, r in t.presses)
+                        for t in tables
+                    )
+
+                while tables_playing() < playing * games:
+                    if time.monotonic() - t_start > PLAYING_TIMEOUT:
+                        break
+                    if any(task.done() for task in tasks):
+                        break
+                    await asyncio.sleep(0.5)
+                to_play_s = time.monotonic() - t_start
                 await asyncio.sleep(warmup)
-                log0, cpu0, clock0 = len(world.core.log), time.process_time(), world.clock.now()
+                log0, clock0 = len(world.core.log), world.clock.now()
+                cpu0, fake0 = time.process_time(), meter.seconds
                 await asyncio.sleep(seconds)
-                log1, cpu1, clock1 = len(world.core.log), time.process_time(), world.clock.now()
+                cpu1, fake1 = time.process_time(), meter.seconds
+                log1, clock1 = len(world.core.log), world.clock.now()
                 gc.collect()
                 rss1 = rss()
                 window = [
@@ -359,16 +436,15 @@ async def measure(
                         calls[r.method] = calls.get(r.method, 0) + 1
     if crashed and crashed[0] is not None:
         raise crashed[0]
-    stale = stale_text()
     latencies = sorted(
         ((r.answered_at - r.created_at) if r.answered else ANSWER_GRACE) * 1000 for _, r in window
     )
-    plays = sum(
-        1
-        for kind, r in window
-        if kind == "P" and r.answered and not r.show_alert and (stale is None or r.text != stale)
-    )
+    kinds: dict[str, int] = {}
+    for kind, _ in window:
+        kinds[kind] = kinds.get(kind, 0) + 1
+    plays = sum(1 for kind, r in window if kind == "P" and accepted(kind, r, stale))
     presses = len(window)
+    cpu, fake = cpu1 - cpu0, fake1 - fake0
 
     def pct(q: float) -> float | None:
         return latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else None
@@ -376,13 +452,17 @@ async def measure(
     return {
         "games": games,
         "setup_s": setup_s,
+        "to_play_s": to_play_s,
         "presses": presses,
+        "by_kind": kinds,
         "unanswered": sum(1 for _, r in window if not r.answered),
         "plays": plays,
         "p50_ms": pct(0.5),
         "p99_ms": pct(0.99),
-        "cpu_ms_per_press": (cpu1 - cpu0) * 1000 / presses if presses else None,
-        "cpu_share": (cpu1 - cpu0) / seconds,
+        "cpu_ms_per_press": cpu * 1000 / presses if presses else None,
+        "bot_cpu_ms_per_press": (cpu - fake) * 1000 / presses if presses else None,
+        "cpu_share": cpu / seconds,
+        "bot_cpu_share": (cpu - fake) / seconds,
         "calls": calls,
         "calls_per_play": {m: n / plays for m, n in calls.items()} if plays else {},
         "mem_kb_per_game": (rss1 - rss0) / 1024 / games,
@@ -428,12 +508,18 @@ def figures(runs: list[dict[str, Any]]) -> dict[str, float | None]:
         ("unanswered", "unanswered presses"),
         ("p50_ms", "press→answer p50 ms"),
         ("p99_ms", "press→answer p99 ms"),
-        ("cpu_ms_per_press", "CPU ms per press"),
-        ("cpu_share", "CPU s per s"),
+        ("cpu_ms_per_press", "CPU ms per press: all"),
+        ("bot_cpu_ms_per_press", "CPU ms per press: bot"),
+        ("cpu_share", "CPU s per s: all"),
+        ("bot_cpu_share", "CPU s per s: bot"),
         ("mem_kb_per_game", "memory KiB per game"),
         ("setup_s", "seating s (not measured)"),
+        ("to_play_s", "starts→90% playing s"),
     ):
         out[label] = median_of(runs, key)
+    for kind, name in KIND_NAMES.items():
+        vals = [r.get("by_kind", {}).get(kind, 0) for r in runs]
+        out[f"  presses: {name}"] = statistics.median(vals)
     methods = sorted({m for r in runs for m in r["calls_per_play"]})
     writes = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage")
     totals = [sum(r["calls_per_play"].values()) for r in runs if r["calls_per_play"]]
@@ -499,7 +585,9 @@ def orchestrate(args: argparse.Namespace) -> None:
                     runs[name].append(r)
                     print(
                         f"G={games} {name} #{i + 1}: {r['presses']} presses, "
-                        f"p99 {fmt(r['p99_ms'])} ms, {fmt(r['cpu_ms_per_press'])} CPU ms/press",
+                        f"{r['plays']} plays, p99 {fmt(r['p99_ms'])} ms, "
+                        f"CPU ms/press {fmt(r['cpu_ms_per_press'])} "
+                        f"(bot {fmt(r['bot_cpu_ms_per_press'])})",
                         file=sys.stderr,
                         flush=True,
                     )
