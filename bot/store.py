@@ -2,10 +2,16 @@
 
 Every accepted action is saved before it is acknowledged; the schema is versioned
 with ``PRAGMA user_version`` so later changes migrate in place.
+
+Commits are grouped: a write returns once a commit that started after it finished
+(one fsync), and the writes of other games queued meanwhile share that commit. One
+fsync per write would queue every press behind all the games' saves and deals on the
+store's one thread once hundreds of games run (~4 ms each on a plain disk).
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 
@@ -108,6 +114,7 @@ class Store:
     def __init__(self, path: Path | str) -> None:
         self.path = str(path)
         self._db: aiosqlite.Connection | None = None
+        self._commit_task: asyncio.Task[None] | None = None  # not started yet: joinable
 
     async def open(self) -> Store:
         if self.path != ":memory:":
@@ -130,6 +137,17 @@ class Store:
         if self._db is None:
             raise RuntimeError("store is not open")
         return self._db
+
+    async def _commit(self) -> None:
+        """Commit what this task wrote (and whatever else was written until then)."""
+        task = self._commit_task
+        if task is None:
+            task = self._commit_task = asyncio.get_running_loop().create_task(self._commit_now())
+        await asyncio.shield(task)
+
+    async def _commit_now(self) -> None:
+        self._commit_task = None  # from here on, a write joins the next commit
+        await self.db.commit()
 
     async def _migrate(self) -> None:
         async with self.db.execute("PRAGMA user_version") as cur:
@@ -155,7 +173,7 @@ class Store:
             "UPDATE games SET status=?, record=?, updated_at=? WHERE id=?",
             (rec.status, rec.model_dump_json(), time.time(), rec.id),
         )
-        await self.db.commit()
+        await self._commit()
 
     async def load_game(self, game_id: int) -> GameRecord | None:
         async with self.db.execute("SELECT record FROM games WHERE id=?", (game_id,)) as cur:
@@ -204,7 +222,7 @@ class Store:
         await self.db.execute("DELETE FROM shown WHERE chat_id=?", (old,))
         for table in ("hands", "hand_players", "matches", "match_players"):  # its history
             await self.db.execute(f"UPDATE {table} SET chat_id=? WHERE chat_id=?", (new, old))
-        await self.db.commit()
+        await self._commit()
 
     # chats
     async def chat_settings(self, chat_id: int) -> ChatSettings:
@@ -218,7 +236,7 @@ class Store:
             " ON CONFLICT(chat_id) DO UPDATE SET settings=excluded.settings",
             (s.chat_id, s.model_dump_json()),
         )
-        await self.db.commit()
+        await self._commit()
 
     # what bot messages show
     async def save_shown(
@@ -235,12 +253,12 @@ class Store:
                 " message_id=excluded.message_id, digest=excluded.digest",
                 (chat_id, key, message_id, digest),
             )
-        await self.db.commit()
+        await self._commit()
 
     async def forget_shown(self, chat_id: int) -> None:
         """The chat's messages cannot be edited any more (the bot left the group)."""
         await self.db.execute("DELETE FROM shown WHERE chat_id=?", (chat_id,))
-        await self.db.commit()
+        await self._commit()
 
     async def all_shown(self) -> list[tuple[int, str, int, str | None]]:
         async with self.db.execute("SELECT chat_id, key, message_id, digest FROM shown") as c:
