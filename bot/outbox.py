@@ -35,14 +35,16 @@ import itertools
 import json
 import logging
 import time
+import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Protocol
 
-from telegram import Bot, InlineKeyboardMarkup, Message, ReplyParameters
+from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+from telegram.warnings import PTBUserWarning
 
 log = logging.getLogger(__name__)
 
@@ -81,9 +83,14 @@ class Content:
     photo: bytes | None = None
 
     @cached_property
+    def markup_json(self) -> str | None:
+        """The keyboard as sent to Telegram, serialised once (for the digest too)."""
+        return json.dumps(self.markup.to_dict(), sort_keys=True) if self.markup else None
+
+    @cached_property
     def digest(self) -> str:
         """What the message shows, in 16 hex digits (computed once per content)."""
-        m = json.dumps(self.markup.to_dict(), sort_keys=True) if self.markup else ""
+        m = self.markup_json or ""
         return hashlib.blake2b(f"{self.text}\0{m}".encode(), digest_size=8).hexdigest()
 
 
@@ -332,10 +339,10 @@ class Outbox:
                 await self._record(slot, content)
             else:
                 old = slot.message_id if slot.resend else None
-                msg = await self._call_send(content, slot.thread_id)
+                sent = await self._call_send(content, slot.thread_id)
                 # posted: from here on this state counts as delivered, whatever follows
                 # (the slot stays dirty until it is recorded: the chat is still busy)
-                slot.message_id, slot.resend = msg.message_id, False
+                slot.message_id, slot.resend = sent, False
                 await self._record(slot, content)
                 if old is not None:
                     await self._delete(old)
@@ -394,10 +401,10 @@ class Outbox:
         except Exception:
             log.exception("chat %s: recording message %s failed", self.chat_id, key)
 
-    async def _call_send(self, content: Content, thread_id: int | None) -> Message:
+    async def _call_send(self, content: Content, thread_id: int | None) -> int:
         self.calls += 1
         if content.photo is not None:
-            return await self.bot.send_photo(
+            photo = await self.bot.send_photo(
                 self.chat_id,
                 content.photo,
                 caption=content.text,
@@ -405,29 +412,32 @@ class Outbox:
                 parse_mode=ParseMode.HTML,
                 message_thread_id=thread_id,
             )
+            return photo.message_id
         reply = None
         if content.reply_to is not None:
-            reply = ReplyParameters(content.reply_to, allow_sending_without_reply=True)
-        return await self.bot.send_message(
-            self.chat_id,
-            content.text,
-            reply_markup=content.markup,
-            parse_mode=ParseMode.HTML if content.html else None,
-            message_thread_id=thread_id,
-            disable_web_page_preview=True,
-            reply_parameters=reply,
-        )
+            reply = {"allow_sending_without_reply": True, "message_id": content.reply_to}
+        extra = {"message_thread_id": thread_id, "reply_parameters": reply}
+        return await self._raw("sendMessage", self._text_params(content) | extra)
 
     async def _call_edit(self, message_id: int, content: Content) -> None:
         self.calls += 1
-        await self.bot.edit_message_text(
-            content.text,
-            chat_id=self.chat_id,
-            message_id=message_id,
-            reply_markup=content.markup,
-            parse_mode=ParseMode.HTML if content.html else None,
-            disable_web_page_preview=True,
-        )
+        await self._raw("editMessageText", self._text_params(content) | {"message_id": message_id})
+
+    def _text_params(self, content: Content) -> dict[str, object]:
+        return {
+            "chat_id": self.chat_id,
+            "text": content.text,
+            "parse_mode": ParseMode.HTML if content.html else None,
+            "reply_markup": content.markup_json,
+            "link_preview_options": _NO_PREVIEW,
+        }
+
+    async def _raw(self, method: str, params: dict[str, object]) -> int:
+        """Send or edit a message; its id. The answer is read raw: the bot needs the
+        id, not the ``Message`` PTB would build (its keyboard included) for every edit.
+        An answer without an id cannot be read (an error, as PTB would raise one)."""
+        result = await self.bot.do_api_request(method, api_kwargs=params)
+        return int(result["message_id"])
 
     async def _delete(self, message_id: int) -> None:
         self.calls += 1
@@ -453,6 +463,13 @@ class Outbox:
                     self._dropped.add(k)
                     self._persist(k, None, None)
 
+
+# the link preview is off in every text the bot sends
+_NO_PREVIEW = {"is_disabled": True}
+# ``Bot.do_api_request`` warns that the typed method exists: the raw result is the point
+warnings.filterwarnings(
+    "ignore", r"Please use 'Bot\.(sendMessage|editMessageText)'", PTBUserWarning
+)
 
 # store writes of what messages show, running after the call that changed it
 _background: set[asyncio.Task[None]] = set()

@@ -48,6 +48,17 @@ class RecordingBot:
     async def delete_message(self, chat_id, message_id):
         self.calls.append(("delete", self.clock.now(), message_id))
 
+    async def do_api_request(self, endpoint, api_kwargs):
+        """The outbox's raw calls (the result as Telegram sends it: a dict)."""
+        kw = dict(api_kwargs)
+        chat_id, text = kw.pop("chat_id"), kw.pop("text")
+        if endpoint == "sendMessage":
+            return {"message_id": (await self.send_message(chat_id, text, **kw)).message_id}
+        assert endpoint == "editMessageText", endpoint
+        message_id = kw.pop("message_id")
+        await self.edit_message_text(text, chat_id, message_id, **kw)
+        return {"message_id": message_id}
+
 
 def make(interval=3.0):
     clock = VirtualClock()
