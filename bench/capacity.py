@@ -92,6 +92,8 @@ REPO = Path(__file__).resolve().parent.parent
 DEFAULT_BASELINE = "bc12337"  # the commit before issue 8's work
 HAND_KINDS = frozenset("TPHDNOVA")  # the kind letters of a DM hand keyboard
 ANSWER_GRACE = 10.0  # seconds an in-window press may still be answered after the window
+DEPTH = 8  # how many of a chat's last messages a person reads
+NAP = 2.0  # a person looks again after this long even if the bot did nothing (it wakes them)
 PLAYING_FRACTION = 0.9  # the warm-up starts once this share of the tables played a card
 PLAYING_TIMEOUT = 900.0  # ... or after this many seconds, whatever the share
 KIND_NAMES = {"S": "Start", "N": "Pass", "H": "Hint", "P": "Play/Bury", "G": "Next hand"}
@@ -134,18 +136,23 @@ class Bench:
         self.think = think
 
     # ----------------------------------------------------------------- reading
-    def last_bot(self, chat: Any, pred) -> Any:
-        for msg in reversed(self.world.transcript(chat)):
+    def last_bot(self, chat: Any, pred, depth: int | None = None) -> Any:
+        """The bot's latest message that ``pred`` accepts, among its last ``depth``
+        (a person reads the bottom of a chat: a long transcript is not read again)."""
+        for msg in itertools.islice(reversed(self.world.transcript(chat)), depth):
             if msg.from_bot and not msg.service and pred(msg):
                 return msg
         return None
 
     def hand_message(self, person: Person) -> Any:
         return self.last_bot(
-            person.sim, lambda m: any(kind_of(b.data) in HAND_KINDS for r in m.buttons() for b in r)
+            person.sim,
+            lambda m: any(kind_of(b.data) in HAND_KINDS for r in m.buttons() for b in r),
+            DEPTH,
         )
 
-    async def nap(self, t: Table, seconds: float = 0.25) -> None:
+    async def nap(self, t: Table, seconds: float = NAP) -> None:
+        """Until the bot touched one of the table's chats (or ``seconds`` passed)."""
         with suppress(TimeoutError):
             async with asyncio.timeout(seconds):
                 await t.wake.wait()
@@ -204,7 +211,7 @@ class Bench:
                 b = button(msg, kind)
                 if b is not None and b.data not in person.pressed:
                     return person, msg, kind
-        result = self.last_bot(t.group, lambda m: button(m, "G") is not None)
+        result = self.last_bot(t.group, lambda m: button(m, "G") is not None, DEPTH)
         if result is not None:
             b = button(result, "G")
             if b.data not in t.people[0].pressed:
@@ -310,6 +317,49 @@ class _Metered:
                 value, error = None, e
 
 
+class Stalls:
+    """What holds the event loop: the garbage collector's pauses (``gc.callbacks``) and
+    how late a 10 ms timer fires (the loop busy, or stopped, for that long)."""
+
+    def __init__(self) -> None:
+        self.gc: list[tuple[int, float]] = []  # (generation, seconds)
+        self.late: list[float] = []
+        self._t0 = 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._t0 = time.perf_counter()
+        else:
+            self.gc.append((info["generation"], time.perf_counter() - self._t0))
+
+    async def _tick(self) -> None:
+        while True:
+            t = time.perf_counter()
+            await asyncio.sleep(0.01)
+            self.late.append(time.perf_counter() - t - 0.01)
+
+    def start(self) -> None:
+        self.gc.clear()
+        self.late.clear()
+        gc.callbacks.append(self._on_gc)
+        self._task = asyncio.get_running_loop().create_task(self._tick())
+
+    def stop(self) -> dict[str, float]:
+        gc.callbacks.remove(self._on_gc)
+        if self._task is not None:
+            self._task.cancel()
+        full = [s for g, s in self.gc if g == 2]
+        late = sorted(self.late) or [0.0]
+        return {
+            "gc_ms_per_s": sum(s for _, s in self.gc) * 1000,
+            "gc_full": len(full),
+            "gc_full_max_ms": max(full, default=0.0) * 1000,
+            "loop_late_p99_ms": late[int(0.99 * (len(late) - 1))] * 1000,
+            "loop_late_max_ms": late[-1] * 1000,
+        }
+
+
 def rss() -> int:
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
@@ -412,7 +462,10 @@ async def measure(
                 await asyncio.sleep(warmup)
                 log0, clock0 = len(world.core.log), world.clock.now()
                 cpu0, fake0 = time.process_time(), meter.seconds
+                stalls = Stalls()
+                stalls.start()
                 await asyncio.sleep(seconds)
+                stalled = stalls.stop()
                 cpu1, fake1 = time.process_time(), meter.seconds
                 log1, clock1 = len(world.core.log), world.clock.now()
                 gc.collect()
@@ -466,6 +519,8 @@ async def measure(
         "calls": calls,
         "calls_per_play": {m: n / plays for m, n in calls.items()} if plays else {},
         "mem_kb_per_game": (rss1 - rss0) / 1024 / games,
+        **stalled,
+        "gc_ms_per_s": stalled["gc_ms_per_s"] / seconds,
     }
 
 
@@ -483,6 +538,8 @@ def run_worker(root: Path, args: argparse.Namespace, games: int) -> dict[str, An
         str(args.warmup),
         "--think",
         str(args.think),
+        "--playing",
+        str(args.playing),
         "--seed",
         str(args.seed),
         *(x for kv in args.set for x in ("--set", kv)),
@@ -512,6 +569,11 @@ def figures(runs: list[dict[str, Any]]) -> dict[str, float | None]:
         ("bot_cpu_ms_per_press", "CPU ms per press: bot"),
         ("cpu_share", "CPU s per s: all"),
         ("bot_cpu_share", "CPU s per s: bot"),
+        ("loop_late_p99_ms", "loop timer late p99 ms"),
+        ("loop_late_max_ms", "loop timer late max ms"),
+        ("gc_ms_per_s", "GC pause ms per s"),
+        ("gc_full", "full GCs in window"),
+        ("gc_full_max_ms", "longest full GC ms"),
         ("mem_kb_per_game", "memory KiB per game"),
         ("setup_s", "seating s (not measured)"),
         ("to_play_s", "starts→90% playing s"),
@@ -609,6 +671,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--seconds", type=float, default=60.0, help="measured window per size")
     ap.add_argument("--warmup", type=float, default=30.0, help="seconds after the starts")
     ap.add_argument("--think", type=float, default=3.0, help="mean think time, seconds")
+    ap.add_argument(
+        "--playing",
+        type=float,
+        default=PLAYING_FRACTION,
+        help="the warm-up starts once this share of the tables played a card",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=1, help="runs per cell (median)")
     ap.add_argument("--baseline", default=DEFAULT_BASELINE, help="git ref of the old code, or none")
@@ -629,7 +697,15 @@ def main(argv: list[str] | None = None) -> None:
         sys.path.insert(0, os.environ.get("CAPACITY_CHECKOUT", str(REPO)))
         (games,) = args.games
         result = asyncio.run(
-            measure(games, args.seconds, args.warmup, args.think, args.seed, overrides_of(args))
+            measure(
+                games,
+                args.seconds,
+                args.warmup,
+                args.think,
+                args.seed,
+                overrides_of(args),
+                playing=args.playing,
+            )
         )
         print(json.dumps(result))
         return
