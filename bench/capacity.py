@@ -96,6 +96,7 @@ DEPTH = 8  # how many of a chat's last messages a person reads
 NAP = 2.0  # a person looks again after this long even if the bot did nothing (it wakes them)
 PLAYING_FRACTION = 0.9  # the warm-up starts once this share of the tables played a card
 PLAYING_TIMEOUT = 900.0  # ... or after this many seconds, whatever the share
+MIN_PLAYS_TIMEOUT = 120.0  # how much longer a window may last to hold min_plays
 KIND_NAMES = {"S": "Start", "N": "Pass", "H": "Hint", "P": "Play/Bury", "G": "Next hand"}
 
 
@@ -249,9 +250,11 @@ class Bench:
                 await self.press(t, person, m, "P")
 
 
-def wire_wakeups(world: Any, tables: list[Table], meter: Meter) -> None:
+def wire_wakeups(world: Any, tables: list[Table], meter: Meter, calls: dict[str, int]) -> None:
     """Wake a group's players when the bot finishes a request to one of its chats; the
-    fake's handling of every request is metered (``meter``)."""
+    fake's handling of every request is metered (``meter``) and counted by method
+    (``calls``). The fake's request log is emptied as it goes: kept, it would grow in
+    the bot's heap without bound and lengthen every full garbage collection."""
     core = world.core
     owner: dict[int, Table] = {}
     for t in tables:
@@ -261,6 +264,9 @@ def wire_wakeups(world: Any, tables: list[Table], meter: Meter) -> None:
     handle = core.handle
 
     async def watched(token: str, method: str, raw: Any, files: Any = None) -> Any:
+        calls[method] = calls.get(method, 0) + 1
+        if len(core.log) > 1000:
+            del core.log[:]
         try:
             return await meter.run(handle(token, method, raw, files))
         finally:
@@ -418,8 +424,10 @@ async def measure(
     seed: int,
     overrides: dict[str, str],
     playing: float = PLAYING_FRACTION,
+    min_plays: int = 0,
 ) -> dict[str, Any]:
-    """One size in this process: the figures as a dict."""
+    """One size in this process: the figures as a dict. The window lasts ``seconds``,
+    and longer if it holds fewer than ``min_plays`` accepted plays by then."""
     from bot.app import ALLOWED_UPDATES
 
     world_cls = fake_telegram()
@@ -438,7 +446,8 @@ async def measure(
                     group = world.group(f"Table {i}", members=people[1:], admins=people[:1])
                     rng = random.Random(seed * 1_000_003 + i)
                     tables.append(Table(i, group, [Person(p) for p in people], rng))
-                wire_wakeups(world, tables, meter)
+                counted: dict[str, int] = {}
+                wire_wakeups(world, tables, meter, counted)
                 t_setup = time.monotonic()
                 await asyncio.gather(*(meter.run(bench.seat(t)) for t in tables))
                 setup_s = time.monotonic() - t_setup
@@ -460,14 +469,28 @@ async def measure(
                     await asyncio.sleep(0.5)
                 to_play_s = time.monotonic() - t_start
                 await asyncio.sleep(warmup)
-                log0, clock0 = len(world.core.log), world.clock.now()
+                calls0, clock0, real0 = dict(counted), world.clock.now(), time.monotonic()
                 cpu0, fake0 = time.process_time(), meter.seconds
                 stalls = Stalls()
                 stalls.start()
                 await asyncio.sleep(seconds)
+
+                def plays_since(start: float) -> int:
+                    return sum(
+                        1
+                        for t in tables
+                        for k, r in t.presses
+                        if k == "P" and r.created_at >= start and accepted(k, r, stale)
+                    )
+
+                # a slow machine: the window goes on until it holds min_plays plays
+                limit = time.monotonic() + MIN_PLAYS_TIMEOUT
+                while plays_since(clock0) < min_plays and time.monotonic() < limit:
+                    await asyncio.sleep(0.1)
                 stalled = stalls.stop()
                 cpu1, fake1 = time.process_time(), meter.seconds
-                log1, clock1 = len(world.core.log), world.clock.now()
+                calls1, clock1 = dict(counted), world.clock.now()
+                seconds = time.monotonic() - real0
                 gc.collect()
                 rss1 = rss()
                 window = [
@@ -483,10 +506,11 @@ async def measure(
                 for task in tasks:
                     task.cancel()
                 await asyncio.gather(*tasks, return_exceptions=True)
-                calls: dict[str, int] = {}
-                for r in world.core.log[log0:log1]:
-                    if r.method != "getUpdates":
-                        calls[r.method] = calls.get(r.method, 0) + 1
+                calls = {
+                    m: n - calls0.get(m, 0)
+                    for m, n in calls1.items()
+                    if m != "getUpdates" and n > calls0.get(m, 0)
+                }
     if crashed and crashed[0] is not None:
         raise crashed[0]
     latencies = sorted(
@@ -504,11 +528,14 @@ async def measure(
 
     return {
         "games": games,
+        "window_s": seconds,
         "setup_s": setup_s,
         "to_play_s": to_play_s,
         "presses": presses,
         "by_kind": kinds,
         "unanswered": sum(1 for _, r in window if not r.answered),
+        # (the rest were answered after the window: their answers are not in "calls")
+        "answered_in_window": sum(1 for _, r in window if r.answered and r.answered_at < clock1),
         "plays": plays,
         "p50_ms": pct(0.5),
         "p99_ms": pct(0.99),
