@@ -311,7 +311,8 @@ class Outbox:
         """Never retry ``content``; a newer state put meanwhile is still delivered."""
         if slot.desired is not content:
             return
-        slot.shown, slot.resend = content.digest, False
+        # not retried: as far as pacing goes, it counts as shown (no one waits for it)
+        slot.shown, slot.shown_tag, slot.resend = content.digest, content.tag, False
         if slot.message_id is None:
             slot.desired = None
 

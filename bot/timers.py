@@ -192,6 +192,24 @@ def _try(match: MatchState, action: Action) -> bool:
         return False
 
 
+class _ShutdownCancellations(logging.Filter):
+    """APScheduler logs a timer whose task was cancelled as an error ("Error running
+    job"): when the bot stops, a job that just came due is cancelled before it runs.
+    That is no error: timers are armed again at start-up. Those records are dropped;
+    every other record of the scheduler passes."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, asyncio.CancelledError):
+            log.info("a timer was cancelled as the bot stopped (armed again at start-up)")
+            return False
+        return True
+
+
+SCHEDULER_LOGGER = "apscheduler.executors.default"
+_shutdown_filter = _ShutdownCancellations()
+
+
 def attach(service: GameService, job_queue: JobQueue) -> None:  # type: ignore[type-arg]
     def name(game_id: int) -> str:
         return f"game:{game_id}"
@@ -213,5 +231,8 @@ def attach(service: GameService, job_queue: JobQueue) -> None:  # type: ignore[t
         except Exception:
             log.exception("timer %s of game %s failed", token, game_id)
 
+    scheduler_log = logging.getLogger(SCHEDULER_LOGGER)
+    if _shutdown_filter not in scheduler_log.filters:
+        scheduler_log.addFilter(_shutdown_filter)
     service.deadlines.arm_timer = arm
     service.deadlines.disarm_timer = disarm
