@@ -41,7 +41,7 @@ def finished_hands(n: int) -> list[MatchState]:
         match.apply(Deal(n=100))
         while (hand := match.hand).result is None:
             # after the deal, a seat that passed waits for the others (the bot's window)
-            seat = next(s for s in hand.to_act() if hand.phase != "after_deal" or hand.can_pass(s))
+            seat = hand.next_actor().seats[0]
             match.apply(choose_action(hand.observation(seat), rng))
         out.append(match)
     return out

@@ -7,8 +7,9 @@ the outbox spends a token bucket (``burst`` calls, one more every ``interval``
 seconds), always sending the newest state of the oldest changed slot, skips edits
 that would change nothing, and waits out a 429 and tries again (nothing is dropped).
 Intermediate states are dropped, the final state never is (unless delivering it
-failed), nor a state put as a *checkpoint* (a finished trick must be seen once,
-whatever came after it).
+failed): whoever renders a message makes its newest state show what older ones would
+have (the group's table repeats the tricks its readers missed). A state put as
+*urgent* (a finished trick) goes out at once, before a live message's calm is over.
 
 What each message shows is remembered as a digest of its text and keyboard, with its
 message id, through ``on_shown`` (the store): after a restart an unchanged message is
@@ -81,6 +82,9 @@ class Content:
     reply_to: int | None = None
     # a picture (PNG) sent with ``text`` as its caption; only in one-shot slots
     photo: bytes | None = None
+    # what this state is to its owner (the group's table: how many tricks it shows);
+    # not part of what the message shows
+    tag: object = field(default=None, compare=False)
 
     @cached_property
     def markup_json(self) -> str | None:
@@ -101,28 +105,28 @@ class Slot:
     desired: Content | None
     # the digest of what the message shows now (None: unknown, or nothing yet)
     shown: str | None = None
+    # the tag of the state it shows (None: unknown, e.g. after a restart)
+    shown_tag: object = None
     message_id: int | None = None
     # send a fresh message (it notifies) and delete the previous one
     resend: bool = False
     oneshot: bool = False
     thread_id: int | None = None
-    # states that must each be shown once, oldest first, before ``desired``
-    checkpoints: list[Content] = field(default_factory=list)
+    # the newest state goes out at once, whatever the calm (a finished trick)
+    urgent: bool = False
     # a live message that may lag: at least this long between two of its edits, but
-    # for checkpoints (the group's table: a finished trick goes out at once)
+    # for urgent states (the group's table: a finished trick goes out at once)
     calm: float = 0.0
     delivered_at: float = float("-inf")
 
     def ready_at(self) -> float:
         """When this slot may be delivered (its chat's budget aside)."""
-        if self.checkpoints or self.message_id is None or self.resend:
+        if self.urgent or self.message_id is None or self.resend:
             return float("-inf")
         return self.delivered_at + self.calm
 
     @property
     def dirty(self) -> bool:
-        if self.checkpoints:
-            return True
         if self.desired is None:
             return False
         if self.resend or self.message_id is None:
@@ -130,12 +134,8 @@ class Slot:
         return self.shown != self.desired.digest
 
     def next_content(self) -> Content:
-        """The state to deliver now: the oldest checkpoint, else the newest state."""
-        while self.checkpoints and self.checkpoints[0].digest == self.shown:
-            self.checkpoints.pop(0)
-        if self.checkpoints and self.message_id is not None and not self.resend:
-            return self.checkpoints[0]
-        self.checkpoints.clear()  # a fresh message shows the newest state at once
+        """The state to deliver now: the newest (it is no longer urgent once taken)."""
+        self.urgent = False
         assert self.desired is not None
         return self.desired
 
@@ -178,13 +178,13 @@ class Outbox:
         resend: bool = False,
         oneshot: bool = False,
         thread_id: int | None = None,
-        checkpoint: bool = False,
+        urgent: bool = False,
         calm: float = 0.0,
     ) -> None:
         """Make slot ``key`` show ``content`` (soon). A new slot of a family drops the
         family's older slots that were never sent: their state lives on in the new one.
-        A ``checkpoint`` is shown once even if newer states follow before its turn;
-        ``calm``: other states of this message wait that long after its last edit."""
+        ``calm``: a state of this message waits that long after its last edit, unless
+        it (or a state it replaced before its turn) is ``urgent``."""
         if key in self._dropped:
             return
         slot = self.slots.get(key)
@@ -197,13 +197,14 @@ class Outbox:
             slot = self.slots[key] = Slot(
                 key, family, content, oneshot=oneshot, thread_id=thread_id
             )
-        elif checkpoint and slot.message_id is not None:
-            slot.checkpoints.append(content)
+        slot.urgent = slot.urgent or urgent
         slot.desired = content
         slot.calm = calm
         slot.resend = slot.resend or (resend and slot.message_id is not None)
         if slot.dirty:
             self._kick()
+        else:
+            slot.urgent = False
 
     def post(self, content: Content, *, thread_id: int | None = None) -> None:
         """A new message of its own (a reply to a command, a notice), sent in turn."""
@@ -294,10 +295,12 @@ class Outbox:
                 continue  # pick again: newer states may have arrived meanwhile
             self._tokens = max(0.0, self._tokens - 1)
             slot.delivered_at = self.clock.now()
+            urgent = slot.urgent
             content = slot.next_content()
             try:
                 await self._deliver(slot, content)
             except RetryAfter as e:
+                slot.urgent = slot.urgent or urgent  # Telegram took nothing: still urgent
                 delay = e.retry_after
                 seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else delay
                 log.warning("429 in chat %s: waiting %ss", self.chat_id, seconds)
@@ -313,12 +316,10 @@ class Outbox:
 
     def _give_up(self, slot: Slot, content: Content) -> None:
         """Never retry ``content``; a newer state put meanwhile is still delivered."""
-        if content in slot.checkpoints:
-            slot.checkpoints.remove(content)
-            return
         if slot.desired is not content:
             return
-        slot.shown, slot.resend = content.digest, False
+        # not retried: as far as pacing goes, it counts as shown (no one waits for it)
+        slot.shown, slot.shown_tag, slot.resend = content.digest, content.tag, False
         if slot.message_id is None:
             slot.desired = None
 
@@ -352,7 +353,7 @@ class Outbox:
             # the slot stays pending until the owner has handled it (the chat is busy)
             if self.on_forbidden is not None:
                 await self.on_forbidden(self.chat_id)
-            slot.checkpoints.clear()
+            slot.urgent = False
             if slot.desired is content:
                 slot.shown, slot.desired = content.digest, None
         except RetryAfter:
@@ -360,7 +361,7 @@ class Outbox:
         except ChatMigrated as e:
             # the group became a supergroup: the owner moves its games to the new id
             log.info("chat %s migrated to %s", self.chat_id, e.new_chat_id)
-            slot.checkpoints.clear()
+            slot.urgent = False
             slot.shown, slot.desired = content.digest, None
             if self.on_migrated is not None:
                 self.on_migrated(self.chat_id, e.new_chat_id)
@@ -369,9 +370,7 @@ class Outbox:
             self._give_up(slot, content)
 
     def _shown(self, slot: Slot, content: Content) -> None:
-        if slot.checkpoints and slot.checkpoints[0] is content:
-            slot.checkpoints.pop(0)
-        slot.shown = content.digest
+        slot.shown, slot.shown_tag = content.digest, content.tag
 
     async def _record(self, slot: Slot, content: Content) -> None:
         """Save what the message shows now; a failure here must not make it post again."""

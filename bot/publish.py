@@ -11,20 +11,23 @@ coalesces, skips what a message already shows and spends the chat's rate budget.
 * A turn is announced by editing the DM in place; only a player who may be away (no
   press for ``AWAY_SECONDS``) gets a new message (it notifies; the old one is
   deleted). A new hand always starts with a new message at the bottom of the DM.
-* The group: whatever ``render.table.group_messages`` lists, edited in place; a state
-  in which a trick was just completed is a *checkpoint*: it is shown even if newer
-  states come before the group's turn, so no finished trick is ever skipped.
+* The group: whatever ``render.table.group_messages`` lists, edited in place, the live
+  table at most every ``CALM_INTERVALS`` pacing intervals, but a state in which a trick
+  was just completed goes out at once (*urgent*). Whatever the group's output skipped,
+  the next table delivered shows again in full: each render is told how many finished
+  tricks the table the group reads now has shown (its outbox slot's tag), so no finished
+  trick is ever missed and the group catches up in one edit, never by a backlog.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.i18n import t
 from bot.live import Game
 from bot.models import GameRecord
-from bot.outbox import Content
+from bot.outbox import Content, Outbox
 from bot.render import hand as render_hand
 from bot.render import table as render_table
 from bot.render.lobby import lobby as render_lobby
@@ -53,6 +56,7 @@ class Publisher:
         self.svc = svc
         self._dms: dict[tuple[int, int], _Shown] = {}  # (game, seat) -> last published
         self._tricks: dict[int, int] = {}  # game -> completed tricks last published
+        self._won_at: dict[int, float] = {}  # game -> when its last trick was won
         self._pressed: dict[int, float] = {}  # user -> when they last pressed a button
 
     @staticmethod
@@ -65,6 +69,25 @@ class Publisher:
     def _away(self, user_id: int) -> bool:
         last = self._pressed.get(user_id)
         return last is None or self.svc.now() - last > AWAY_SECONDS
+
+    def trick_won_at(self, game_id: int) -> float | None:
+        """When the group was last given a trick just won (None: not since start-up)."""
+        return self._won_at.get(game_id)
+
+    def group_behind(self, game: Game) -> bool:
+        """The group's table does not show the last trick won yet (its output is paced,
+        or failing). False when unknown (after a restart) or when it is not shown."""
+        rec, match = game.rec, game.match
+        done = self._tricks.get(rec.id)
+        if rec.group_gone or match is None or not done:
+            return False
+        box = self.svc.outboxes.get(rec.chat_id)
+        slot = box.slots.get(render_table.table_key(rec, match.hand_number))
+        if slot is None:
+            return False
+        if slot.message_id is None:
+            return True  # the hand's table has not reached the group yet
+        return isinstance(slot.shown_tag, int) and slot.shown_tag < done
 
     def publish(self, game: Game) -> None:
         """Every chat of the game shows its state as of now (as far as it needs)."""
@@ -88,13 +111,28 @@ class Publisher:
         if match is None:
             return
         done = sum(1 for trick in match.hand.tricks if trick.winner is not None)
-        checkpoint = self._tricks.get(rec.id) not in (None, done)
+        urgent = self._tricks.get(rec.id) not in (None, done)
         self._tricks[rec.id] = done
+        if urgent:
+            self._won_at[rec.id] = self.svc.now()
+        seen = self._seen(rec, match.hand_number, box)
         calm = CALM_INTERVALS * self.svc.settings.group_interval_seconds
-        for key, content in render_table.group_messages(rec, match, user):
+        for key, content in render_table.group_messages(rec, match, user, seen):
             family = _family(key)
             live = calm if family is not None else 0.0
-            box.put(key, content, family=family, thread_id=th, checkpoint=checkpoint, calm=live)
+            if family is not None:
+                content = replace(content, tag=done)  # how many tricks it shows
+            box.put(key, content, family=family, thread_id=th, urgent=urgent, calm=live)
+
+    def _seen(self, rec: GameRecord, hand_no: int, box: Outbox) -> int | None:
+        """How many finished tricks the table the group reads now has shown; None if
+        unknown (then nothing is shown again: after a restart it was up to date)."""
+        slot = box.slots.get(render_table.table_key(rec, hand_no))
+        if slot is None:
+            return None
+        if slot.message_id is None:
+            return 0  # never shown yet: a new message shows what it must at once
+        return slot.shown_tag if isinstance(slot.shown_tag, int) else None
 
     def _dm(self, game: Game, seat: int) -> None:
         rec, match = game.rec, game.match

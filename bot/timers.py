@@ -31,6 +31,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Token = tuple[int, int, str]  # (hand number, state version, kind)
+# a computer held until the group was shown the last trick won looks again this often,
+# for this many group pacing intervals at most (then it plays anyway)
+HOLD_POLL_SECONDS = 0.1
+HOLD_LIMIT_INTERVALS = 4.0
 # ``arm(game_id, token, delay)``; ``disarm(game_id)``
 Arm = Callable[[int, Token, float], None]
 Disarm = Callable[[int], None]
@@ -87,9 +91,34 @@ class Deadlines:
         if self._armed.get(game_id) == token:
             del self._armed[game_id]
         game = await self.svc.get(game_id)
+        if game is not None and self._hold(game, token):
+            self._armed[game_id] = token  # the same move, a moment later
+            self.arm_timer(game_id, token, HOLD_POLL_SECONDS)
+            return
         if game is not None:
             thought = await self._think(game, token)
             await self.svc.change(game, lambda g: self._fire(g, token, thought))
+
+    def _hold(self, game: Game, token: Token) -> bool:
+        """A computer waits while the group's table does not show the last trick won
+        yet (its output is paced): so a computer never finishes a trick before the
+        group was shown the one before, and with computers at the table the group is
+        never more than one trick behind. It waits ``HOLD_LIMIT_INTERVALS`` group
+        intervals at most (a group whose output fails must not stall the game). People
+        are never held: four people pressing faster than the group's pacing are caught
+        up by the next table, which repeats in full the tricks the group missed."""
+        hand_no, version, kind = token
+        match = game.match
+        if kind != "robot" or match is None or game.rec.paused:
+            return False
+        if (match.hand.hand_number, match.hand.version) != (hand_no, version):
+            return False  # the game moved on: the move is dropped as usual
+        publisher = self.svc.publisher
+        won_at = publisher.trick_won_at(game.rec.id)
+        limit = HOLD_LIMIT_INTERVALS * self.svc.settings.group_interval_seconds
+        if won_at is None or self.svc.now() >= won_at + limit:
+            return False
+        return publisher.group_behind(game)
 
     async def _think(self, game: Game, token: Token) -> Action | None:
         """The computer's move for a turn's timer, decided before the game's lock is taken
@@ -163,6 +192,24 @@ def _try(match: MatchState, action: Action) -> bool:
         return False
 
 
+class _ShutdownCancellations(logging.Filter):
+    """APScheduler logs a timer whose task was cancelled as an error ("Error running
+    job"): when the bot stops, a job that just came due is cancelled before it runs.
+    That is no error: timers are armed again at start-up. Those records are dropped;
+    every other record of the scheduler passes."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, asyncio.CancelledError):
+            log.info("a timer was cancelled as the bot stopped (armed again at start-up)")
+            return False
+        return True
+
+
+SCHEDULER_LOGGER = "apscheduler.executors.default"
+_shutdown_filter = _ShutdownCancellations()
+
+
 def attach(service: GameService, job_queue: JobQueue) -> None:  # type: ignore[type-arg]
     def name(game_id: int) -> str:
         return f"game:{game_id}"
@@ -184,5 +231,8 @@ def attach(service: GameService, job_queue: JobQueue) -> None:  # type: ignore[t
         except Exception:
             log.exception("timer %s of game %s failed", token, game_id)
 
+    scheduler_log = logging.getLogger(SCHEDULER_LOGGER)
+    if _shutdown_filter not in scheduler_log.filters:
+        scheduler_log.addFilter(_shutdown_filter)
     service.deadlines.arm_timer = arm
     service.deadlines.disarm_timer = disarm

@@ -671,12 +671,6 @@ class HandState(BaseModel):
             return len(plays[0].cards) if plays else None
         return None
 
-    def to_act(self) -> list[int]:
-        """Seats that may act now (during the deal anyone may show; ``Deal`` is the system's)."""
-        if self.phase in ("dealing", "after_deal"):
-            return [s for s in range(4) if self.show_options(s) or self.can_pass(s)]
-        return [] if self.turn is None else [self.turn]
-
     def legal_actions(self, seat: int) -> Iterator[Action]:
         """Every distinct legal action of this seat now, lazily (OpenSpiel's door).
 

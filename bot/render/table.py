@@ -4,7 +4,8 @@ The table is one message per hand, edited in place, and every render of it is wh
 the header (hand, level, trump, dealer, both teams' levels, the attackers' points), the
 seats with their card counts and whose turn it is, the last completed trick in full
 (plays, winner, points) and the current trick as it grows with who is winning it now.
-Whatever renders a delivery skips, the next one shows everything that was missed.
+When the group's paced output skips renders, the next one delivered shows again, in
+full, every trick completed since the last one the group was shown (``seen``).
 
 Only public facts are read here (RULES.md section 13), and only from the engine: no
 rule is computed in this module.
@@ -102,17 +103,32 @@ def play_text(view: PublicView, play: PlayRecord, lang: str) -> str:
     return t(lang, "table.failed_throw", tried=tried, cards=cards)
 
 
-def tricks_shown(view: PublicView) -> list[tuple[int, Trick]]:
-    """The last completed trick and the current one, with their numbers (from 1)."""
+# the most missed tricks a table repeats in full (only if output failed for long)
+MISSED_LIMIT = 8
+
+
+def tricks_shown(view: PublicView, seen: int | None = None) -> list[tuple[int, Trick]]:
+    """The tricks a render shows, with their numbers (from 1): the last completed trick
+    and the current one; with ``seen`` (how many completed tricks the reader's message
+    has shown so far) also, before them, every completed trick the reader missed."""
     n = len(view.tricks)
     current = view.current_trick
+    done = n - 1 if current is not None else n
     out = []
+    if seen is not None and seen < done - 1:
+        first = max(seen, done - 1 - MISSED_LIMIT)
+        out += [(i + 1, view.tricks[i]) for i in range(first, done - 1)]
     last = view.last_trick
     if last is not None:
-        out.append((n - 1 if current is not None else n, last))
+        out.append((done, last))
     if current is not None:
         out.append((n, current))
     return out
+
+
+def completed(view: PublicView) -> int:
+    """How many tricks of the hand are complete (what a render of it has shown)."""
+    return len(view.tricks) - (1 if view.current_trick is not None else 0)
 
 
 def trick_block(
@@ -161,9 +177,12 @@ def points_line(view: PublicView, lang: str) -> str:
     return t(lang, "table.points", team=team, points=view.attackers_points)
 
 
-def table_message(rec: GameRecord, match: MatchState, bot_username: str = "bot") -> Content:
+def table_message(
+    rec: GameRecord, match: MatchState, bot_username: str = "bot", seen: int | None = None
+) -> Content:
     """The hand's live table, whole at every render; with the "Take seat" links of
-    seats another member may take over while the hand runs."""
+    seats another member may take over while the hand runs. ``seen``: how many completed
+    tricks the group's table has shown; the ones it missed are shown again in full."""
     lang, view = rec.lang, match.public_observation()
     lines = [header(rec, view, lang), "", seats_block(rec, view), ""]
     if view.phase in BEFORE_PLAY:
@@ -172,7 +191,7 @@ def table_message(rec: GameRecord, match: MatchState, bot_username: str = "bot")
         decided = kitty_decided(view, lang)
         if decided:
             lines.append(decided)
-        for number, trick in tricks_shown(view):
+        for number, trick in tricks_shown(view, seen):
             lines += trick_block(rec, view, number, trick, lang)
             lines.append("")
         lines.append(points_line(view, lang))
@@ -258,13 +277,18 @@ def takeover_markup(
     return InlineKeyboardMarkup([buttons])
 
 
+def table_key(rec: GameRecord, hand_number: int) -> str:
+    return f"g{rec.id}:h{hand_number}:table"
+
+
 def group_messages(
-    rec: GameRecord, match: MatchState, bot_username: str = "bot"
+    rec: GameRecord, match: MatchState, bot_username: str = "bot", seen: int | None = None
 ) -> list[tuple[str, Content]]:
     """Every group message of the current hand that may still change, oldest first:
-    the hand's table, then its result once the hand is over."""
+    the hand's table (``seen``: see :func:`table_message`), then its result once the
+    hand is over."""
     base = f"g{rec.id}:h{match.hand_number}"
-    out = [(f"{base}:table", table_message(rec, match, bot_username))]
+    out = [(table_key(rec, match.hand_number), table_message(rec, match, bot_username, seen))]
     if match.hand.is_terminal:
         out.append((f"{base}:result", result_message(rec, match, live=rec.status == "running")))
     return out

@@ -24,7 +24,7 @@ def play_hands(match: MatchState, hands: int, rng: random.Random) -> list[list[l
             match.apply(Deal(n=100))
         dealt.append([list(h) for h in match.hand.hands])
         while match.hand.result is None:
-            seat = match.hand.to_act()[0]
+            seat = match.hand.next_actor().seats[0]
             match.apply(choose_action(match.hand.observation(seat), rng))
     return dealt
 

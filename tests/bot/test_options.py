@@ -92,7 +92,5 @@ def test_any_combination_the_screens_allow_plays_whole_hands():
                     match.apply(Deal(n=12))
                     continue
                 # after the deal, a seat that passed waits for the others (the bot's window)
-                seat = next(
-                    x for x in hand.to_act() if hand.phase != "after_deal" or hand.can_pass(x)
-                )
+                seat = hand.next_actor().seats[0]
                 match.apply(choose_action(hand.observation(seat), rng))

@@ -101,6 +101,27 @@ async def test_never_more_than_twenty_calls_in_any_minute():
     assert "trick 59 done" in bot.texts.values()
 
 
+async def test_an_urgent_state_skips_the_calm_and_newer_states_replace_it_without_a_backlog():
+    bot, box = make(interval=3.0)
+    box.put("table", Content("card 1"), calm=6.0)
+    await box.drain()  # sent at 0
+    await box.clock.sleep(3.0)  # a token is there again; the calm lasts until 6
+    box.put("table", Content("card 2"), calm=6.0)
+    box.put("table", Content("trick 1 won"), calm=6.0, urgent=True)
+    await box.drain()
+    assert [(c[0], c[1], c[2]) for c in bot.calls][1] == ("edit", 3.0, "trick 1 won")
+    # tricks won faster than the chat's pacing: each render shows what the group
+    # missed, so only the newest goes out, in the next slot
+    for i in range(2, 6):
+        box.put("table", Content(f"tricks 1..{i} won"), calm=6.0, urgent=True)
+    await box.drain()
+    assert [(c[1], c[2]) for c in bot.calls[2:]] == [(6.0, "tricks 1..5 won")]
+    # a calm state after it waits for the calm again
+    box.put("table", Content("card 3"), calm=6.0)
+    await box.drain()
+    assert bot.calls[-1][1:] == (12.0, "card 3")
+
+
 async def test_a_newer_family_slot_supersedes_unsent_older_ones():
     bot, box = make()
     box.put("t1", Content("one"), family="table")

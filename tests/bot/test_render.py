@@ -244,6 +244,26 @@ def test_every_group_table_holds_the_last_completed_trick_in_full():
         assert len(re.findall(r"<b>Trick \d+</b>", text)) <= 2
 
 
+def test_a_table_told_what_the_group_saw_repeats_every_trick_it_missed_in_full():
+    m, _ = buried_match()
+    rec = record()
+    rng = random.Random(7)
+    while sum(1 for tr in m.hand.tricks if tr.winner is not None) < 5:
+        play_one(m, rng)
+    play_one(m, rng)  # trick 6 led: five tricks done
+    hand = m.hand
+    for seen, expected in ((4, [5]), (2, [3, 4, 5]), (5, [5]), (None, [5]), (0, [1, 2, 3, 4, 5])):
+        text = table_message(rec, m, seen=seen).text
+        won = [int(x) for x in re.findall(r"<b>Trick (\d+)</b> · 🏆", text)]
+        assert won == expected, (seen, won)
+        for n in won:  # each in full: the winner, the points, every play
+            trick = hand.tricks[n - 1]
+            lines = _trick_lines(text, n)
+            assert f"🏆 {NAMES[trick.winner]} wins (+{trick.points})" in lines[0]
+            assert len(lines) == 5
+        assert "<b>Trick 6</b>" in text  # and the trick being played
+
+
 def test_the_dm_shows_the_last_trick_until_the_next_one_completes():
     m, _ = buried_match()
     rng = random.Random(9)

@@ -77,9 +77,10 @@ def writes(records):
     return [r for r in records if r.method in COUNTED_METHODS and r.ok]
 
 
-async def play_a_hand_at_a_human_pace(world, app, game_id, people, rng):
-    """Pass in the overturn window; on a turn, once the DM says so, think 1-3 s, press
-    Hint, then Play (or Bury). Returns where each Hint's feedback may land."""
+async def play_a_hand_at_a_human_pace(world, app, game_id, people, rng, think=(1.0, 3.0)):
+    """Pass in the overturn window; on a turn, once the DM says so, think 1-3 s (or
+    ``think``), press Hint, then Play (or Bury). Returns where each Hint's feedback may
+    land."""
     svc = service(app)
     feedback = []
     for _ in range(5000):
@@ -96,7 +97,7 @@ async def play_a_hand_at_a_human_pace(world, app, game_id, people, rng):
         if hand.phase == "after_deal":
             seat = next((i for i in range(4) if hand.can_pass(i)), None)
             if seat is not None:
-                await pause(world, rng.uniform(1.0, 3.0))
+                await pause(world, rng.uniform(*think))
                 await tap(world, people[seat], game_id, "N")
             continue
         user = people[hand.turn]
@@ -104,7 +105,7 @@ async def play_a_hand_at_a_human_pace(world, app, game_id, people, rng):
         if find(hand_message(world, user, game_id), kind) is None:
             await pause(world, 0.25)  # their DM does not say so yet
             continue
-        await pause(world, rng.uniform(1.0, 3.0))
+        await pause(world, rng.uniform(*think))
         if kind == "N":
             await tap(world, user, game_id, "N")
             continue
@@ -125,6 +126,25 @@ def link_of(lobby, seat):
     return next((b for b in buttons(lobby) if b.url and b.url.endswith(f"_{seat}")), None)
 
 
+async def start_a_table(world, app, group, people):
+    """/newgame, each person follows their seat's link, the creator taps Start (game 1),
+    at a person's pace; returns where the request log stood just before Start."""
+    await people[0].send(group, "/newgame", settle=False)
+    for i, user in enumerate(people):
+        while not (lobby := lobby_of(world, group)) or not link_of(lobby, i):
+            await pause(world, 0.5)
+        await user.press(lobby, text=link_of(lobby, i).text, settle=False)
+        await pause(world, 1.0)
+    svc = service(app)
+    while not svc.games or not svc.games[1].rec.full or not find(lobby_of(world, group), "S"):
+        await pause(world, 0.5)
+    first = len(world.core.log)
+    await people[0].press(
+        lobby_of(world, group), data=find(lobby_of(world, group), "S").data, settle=False
+    )
+    return first
+
+
 async def test_a_whole_hand_costs_at_most_three_writes_a_play_and_every_trick_is_seen(tmp_path):
     rng = random.Random(8)
     clock = FakeClock(ticking=False)
@@ -140,22 +160,9 @@ async def test_a_whole_hand_costs_at_most_three_writes_a_play_and_every_trick_is
             deal_pace_seconds=0.05,
             overturn_window_seconds=600.0,
         ) as app:
-            await people[0].send(group, "/newgame", settle=False)
-            for i, user in enumerate(people):
-                while not (lobby := lobby_of(world, group)) or not link_of(lobby, i):
-                    await pause(world, 0.5)
-                await user.press(lobby, text=link_of(lobby, i).text, settle=False)
-                await pause(world, 1.0)
             svc = service(app)
-            while (
-                not svc.games or not svc.games[1].rec.full or not find(lobby_of(world, group), "S")
-            ):
-                await pause(world, 0.5)
             game_id = 1
-            first = len(world.core.log)
-            await people[0].press(
-                lobby_of(world, group), data=find(lobby_of(world, group), "S").data, settle=False
-            )
+            first = await start_a_table(world, app, group, people)
             feedback = await play_a_hand_at_a_human_pace(world, app, game_id, people, rng)
             while svc.outboxes.pending():  # the last states reach every chat
                 await pause(world, 1.0)
