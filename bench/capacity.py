@@ -327,17 +327,22 @@ class Stalls:
     """What holds the event loop: the garbage collector's pauses (``gc.callbacks``) and
     how late a 10 ms timer fires (the loop busy, or stopped, for that long)."""
 
-    def __init__(self) -> None:
+    def __init__(self, now: Any = time.monotonic) -> None:
+        self.now = now  # the clock the presses are timed on
         self.gc: list[tuple[int, float]] = []  # (generation, seconds)
+        self.full: list[tuple[float, float]] = []  # full collections: (start, end) on now
         self.late: list[float] = []
         self._t0 = 0.0
+        self._at = 0.0
         self._task: asyncio.Task[None] | None = None
 
     def _on_gc(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            self._t0 = time.perf_counter()
+            self._t0, self._at = time.perf_counter(), self.now()
         else:
             self.gc.append((info["generation"], time.perf_counter() - self._t0))
+            if info["generation"] == 2:
+                self.full.append((self._at, self.now()))
 
     async def _tick(self) -> None:
         while True:
@@ -471,7 +476,7 @@ async def measure(
                 await asyncio.sleep(warmup)
                 calls0, clock0, real0 = dict(counted), world.clock.now(), time.monotonic()
                 cpu0, fake0 = time.process_time(), meter.seconds
-                stalls = Stalls()
+                stalls = Stalls(world.clock.now)
                 stalls.start()
                 await asyncio.sleep(seconds)
 
@@ -523,8 +528,18 @@ async def measure(
     presses = len(window)
     cpu, fake = cpu1 - cpu0, fake1 - fake0
 
-    def pct(q: float) -> float | None:
-        return latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else None
+    def pct(q: float, values: list[float] = latencies) -> float | None:
+        return values[min(len(values) - 1, int(q * len(values)))] if values else None
+
+    def in_gc(r: Any) -> bool:
+        end = r.answered_at if r.answered else float("inf")
+        return any(r.created_at < b and end > a for a, b in stalls.full)
+
+    clear = sorted(
+        ((r.answered_at - r.created_at) if r.answered else ANSWER_GRACE) * 1000
+        for _, r in window
+        if not in_gc(r)
+    )
 
     return {
         "games": games,
@@ -539,6 +554,9 @@ async def measure(
         "plays": plays,
         "p50_ms": pct(0.5),
         "p99_ms": pct(0.99),
+        # the presses during which no full garbage collection ran (what else holds them)
+        "p99_no_gc_ms": pct(0.99, clear),
+        "in_gc": len(window) - len(clear),
         "cpu_ms_per_press": cpu * 1000 / presses if presses else None,
         "bot_cpu_ms_per_press": (cpu - fake) * 1000 / presses if presses else None,
         "cpu_share": cpu / seconds,
@@ -592,6 +610,8 @@ def figures(runs: list[dict[str, Any]]) -> dict[str, float | None]:
         ("unanswered", "unanswered presses"),
         ("p50_ms", "press→answer p50 ms"),
         ("p99_ms", "press→answer p99 ms"),
+        ("in_gc", "presses a full GC held"),
+        ("p99_no_gc_ms", "p99 ms of the other presses"),
         ("cpu_ms_per_press", "CPU ms per press: all"),
         ("bot_cpu_ms_per_press", "CPU ms per press: bot"),
         ("cpu_share", "CPU s per s: all"),
@@ -603,7 +623,7 @@ def figures(runs: list[dict[str, Any]]) -> dict[str, float | None]:
         ("gc_full_max_ms", "longest full GC ms"),
         ("mem_kb_per_game", "memory KiB per game"),
         ("setup_s", "seating s (not measured)"),
-        ("to_play_s", "starts→90% playing s"),
+        ("to_play_s", "starts→playing s (--playing)"),
     ):
         out[label] = median_of(runs, key)
     for kind, name in KIND_NAMES.items():
