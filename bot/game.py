@@ -92,7 +92,7 @@ class GameService:
         """Run ``step`` on the game under its lock; if it changed anything: save once,
         publish once, arm the game's timer once."""
         async with game.lock:
-            game.dirty = False
+            game.dirty = game.durable = False
             out = step(game)
             if inspect.isawaitable(out):
                 out = await out
@@ -101,7 +101,7 @@ class GameService:
                 await self.save(game)
                 self.publisher.publish(game)
                 self.deadlines.arm(game)
-                game.dirty = False
+                game.dirty = game.durable = False
             return out  # type: ignore[return-value]
 
     async def _hand_over(self, game: Game) -> None:
@@ -117,9 +117,11 @@ class GameService:
             )
 
     async def save(self, game: Game) -> None:
+        """Write the game; wait for the disk unless only a selection changed (it is
+        committed with the next commit, in order)."""
         if game.match is not None:
             game.rec.match_json = game.match.model_dump_json()
-        await self.store.save_game(game.rec)
+        await self.store.save_game(game.rec, wait=game.durable or not game.dirty)
 
     # ------------------------------------------------------------------ loading
     async def get(self, game_id: int) -> Game | None:

@@ -95,12 +95,12 @@ class HandInput:
             s.selection.remove(card)
         else:
             s.selection.append(card)
-        game.changed()
+        game.changed(durable=False)
         return Answer()
 
     def _clear(self, game: Game, seat: int, press: codec.Press) -> Answer:
         game.rec.seats[seat].selection = []
-        game.changed()
+        game.changed(durable=False)
         return Answer()
 
     def _hint(self, game: Game, seat: int, press: codec.Press) -> Answer:
@@ -112,7 +112,7 @@ class HandInput:
             rec.seats[seat].selection = list(suggest(obs))
         else:
             return Answer(t(rec.seat_lang(seat), "hint.not_now"))
-        game.changed()
+        game.changed(durable=False)
         return Answer(t(rec.seat_lang(seat), "hint.done"))
 
     def _show(self, game: Game, seat: int, press: codec.Press) -> Answer:

@@ -38,17 +38,23 @@ class Game:
     window_deadline: float | None = None
     # set by a step that changed something: the change path saves, publishes and arms
     dirty: bool = False
+    # ... and something that must be on disk before the press is answered (not only a
+    # player's selection of cards)
+    durable: bool = False
     notices: list[Notice] = field(default_factory=list)
 
     @property
     def lang(self) -> str:
         return self.rec.lang
 
-    def changed(self) -> None:
+    def changed(self, durable: bool = True) -> None:
+        """Something changed; ``durable=False``: only what the next commit may carry
+        (a player's selection of cards: a power cut losing it loses nothing)."""
         self.dirty = True
+        self.durable = self.durable or durable
 
     def notify(self, chat_id: int, key: str, content: Content, oneshot: bool = True) -> None:
         """Show ``content`` in a chat when this change is published."""
         thread = self.rec.thread_id if chat_id == self.rec.chat_id else None
         self.notices.append(Notice(chat_id, key, content, oneshot, thread))
-        self.dirty = True
+        self.changed()

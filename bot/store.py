@@ -128,6 +128,8 @@ class Store:
         return self
 
     async def close(self) -> None:
+        if self._commit_task is not None:  # a write not committed yet
+            await asyncio.shield(self._commit_task)
         if self._db is not None:
             await self._db.close()
             self._db = None
@@ -168,12 +170,17 @@ class Store:
         await self.save_game(rec)
         return rec
 
-    async def save_game(self, rec: GameRecord) -> None:
+    async def save_game(self, rec: GameRecord, wait: bool = True) -> None:
+        """``wait=False``: written now, committed by the next commit (soon) without
+        waiting for it."""
         await self.db.execute(
             "UPDATE games SET status=?, record=?, updated_at=? WHERE id=?",
             (rec.status, rec.model_dump_json(), time.time(), rec.id),
         )
-        await self._commit()
+        if wait:
+            await self._commit()
+        elif self._commit_task is None:
+            self._commit_task = asyncio.get_running_loop().create_task(self._commit_now())
 
     async def load_game(self, game_id: int) -> GameRecord | None:
         async with self.db.execute("SELECT record FROM games WHERE id=?", (game_id,)) as cur:
