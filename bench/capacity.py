@@ -1,7 +1,8 @@
 """How many games one bot process hosts: the old code and the new, side by side.
 
     nice -n 10 .venv/bin/python bench/capacity.py [--games 16,256,1000] [--seconds 60]
-        [--warmup 30] [--think 3.0] [--repeat 1] [--baseline bc12337 | --baseline none]
+        [--warmup 30] [--playing 0.9] [--think 3.0] [--repeat 1]
+        [--baseline bc12337 | --baseline none]
 
 For each size G, a fresh process runs the real Application (built by
 ``bot.app.build_application`` with the production ``Settings`` defaults: real-time
@@ -13,22 +14,43 @@ whose keyboard offers Hint waits a think time, taps Hint, and once the hinted ca
 show as selected taps Play (or Bury); Pass in the overturn window or in chaodi after a
 think time; Next hand in the group after a think time. Think times are drawn from an
 exponential distribution (mean ``--think`` s), seeded per group (``--seed``); the deals
-are seeded too. No computer players. The bench touches nothing of the bot but
-``build_application``, ``Settings`` and ``ALLOWED_UPDATES``: it reads buttons by the
-kind letter that starts their callback data and the seat links by their URL.
+are seeded too. No computer players. A person reads the last 8 messages of a chat and
+looks again when the bot touched one of the table's chats (2 s at the latest). The
+bench touches nothing of the bot but ``build_application``, ``Settings`` and
+``ALLOWED_UPDATES``: it reads buttons by the kind letter that starts their callback
+data and the seat links by their URL.
 
 Since whole hands at human pace take minutes (dealing alone ~15 s, then a 15 s
-overturn window), each size is measured over a window: ``--warmup`` s after the
-starts, for ``--seconds`` s. Figures over the presses made in the window:
+overturn window), each size is measured over a window that holds play: it opens
+``--warmup`` s after ``--playing`` (0.9) of the tables had a card play accepted (or
+900 s after the starts), and lasts ``--seconds`` s. Figures over the presses made in
+the window (``CallbackRecord.created_at`` in it), counted by kind (Start, Pass, Hint,
+Play/Bury, Next hand):
 
-* press→answer p50/p99: the fake's ``CallbackRecord.answered_at - created_at``
-  (presses still unanswered 10 s after the window count as 10 s and are reported).
-* CPU ms/press: the process's CPU time (``time.process_time``) in the window / presses.
-  The fake Telegram and the simulated people share that process (same for both codes).
-* calls per play: the fake's request log in the window (getUpdates excluded) by method,
-  / accepted plays (Play/Bury presses answered without an alert or "out of date").
+* press→answer p50/p99: the fake's ``answered_at - created_at`` (real time: the update
+  fetched by getUpdates, PTB, the handler: lock, engine, save, publish; the
+  answerCallbackQuery reaching the fake). Presses still unanswered 10 s after the
+  window count as 10 s. "presses a full GC held": presses during which a full
+  (generation 2) garbage collection of the process ran; "p99 of the other presses".
+* CPU ms per press, all: the process's CPU time (``time.process_time``, every thread,
+  the store's too) in the window / presses. The fake Telegram and the simulated
+  people run in that process.
+* CPU ms per press, bot: the same minus the thread CPU time spent *inside* the fake's
+  request handling (every step of ``TelegramCore.handle`` timed) and inside the
+  simulated people's coroutines (with the fake's callback and message creation they
+  call). What remains is the bot's, plus what no one owns: the event loop's scheduling,
+  the garbage collector (whoever's objects), the in-process transport's JSON encoding
+  of the fake's answers, and this bench's 10 ms stall probe.
+* CPU s per s: the same CPU times / window length (1.0 = one core busy).
+* loop timer late: how late a 10 ms ``asyncio.sleep`` wakes (the loop busy or stopped);
+  GC pause ms per s, full GCs, the longest: ``gc.callbacks`` timings in the window.
+* Telegram writes per s: sends, edits, deletes per second (the production rate
+  limiter allows ~30 a second overall); calls per play: every Bot API call in the
+  window but getUpdates, by method, / accepted plays (Play/Bury presses answered
+  without an alert or "out of date").
 * memory per game: RSS growth from before the groups were created to the end of the
   window, / G (the fake's stored messages included).
+* seating s, starts→playing s: how long the seating and the way to the window took.
 
 ``--baseline REF`` checks REF out into a temporary ``git worktree add --detach``, runs
 the same measurement there (a subprocess with ``PYTHONPATH`` at that checkout, using
@@ -36,36 +58,90 @@ its own ``bot`` package and its own copy of the fake), and prints, per size,
 figure | old | new | ratio (new / old). With ``--repeat N`` every cell is the median of
 N runs (old and new alternate). The shared machine is noisy: read medians and ratios.
 
-Figures, 2026-11-30, one run each (2 cores shared by 8 sessions, load ~7, nice -n 10;
-think 3 s, warmup 30 s, window 60 s), old = bc12337, new = main at af4ad46:
+Figures, 2026-11-30 (2 cores shared with other sessions' test runs and a two-process
+duplicate_eval at nice 19, load ~2.5-3; nice -n 10; think 3 s, --playing 0.9,
+warmup 30 s, window 60 s). old = bc12337 (before issue 8), new = cap2 at 3017b7f.
 
-    G=16                    old     new   ratio
-    presses in window       499     574    1.15
-    accepted plays          249     287    1.15
-    press→answer p50 ms    3.44    3.38    0.98
-    press→answer p99 ms   20.30    9.31    0.46
-    CPU ms per press       9.05    5.87    0.65
-    memory KiB per game    1753    1308    0.75
-    calls per play: all    8.88    5.65    0.64   (answers to presses: 2.00 both)
-      writes               6.88    3.65    0.53   edit 4.62→3.37, send 1.25→0.25,
-                                                  delete 1.00→0.03
+G=16, medians of 3 runs each (old and new alternating, 17:01-17:16 UTC):
 
-    G=256                   old     new   ratio
-    presses in window       447     442    0.99
-    accepted plays            3       8    2.67
-    press→answer p50 ms    1.03    1.23    1.20
-    press→answer p99 ms   50.31     165    3.28
-    CPU ms per press      18.55   21.47    1.16   (CPU 0.14 / 0.16 s per s: not CPU-bound)
-    memory KiB per game     390     315    0.81
-    seating s (not timed)   110      76    0.69
+    G=16                          old      new   ratio
+    presses in window             524      617    1.18   (Hint and Play/Bury alike)
+    accepted plays                262      307    1.17
+    press→answer p50 ms          3.60     4.31    1.19
+    press→answer p99 ms         17.03    17.03    1.00
+    CPU ms per press: all       10.37     7.11    0.69
+    CPU ms per press: bot        8.67     6.11    0.70
+    CPU s per s: bot             0.08     0.06
+    loop timer late p99 ms       5.03     3.96
+    longest full GC ms             79       72   (one full GC in each window)
+    memory KiB per game           844      664    0.79
+    calls per play: all          8.90     5.54    0.62   (answers to presses: 2.00 both)
+      writes                     6.90     3.53    0.51   edit 4.68→3.48, send 1.22→0.03,
+                                                         delete 0.99→0.02
+    (The same at 7051033, before a selection stopped waiting for the disk: CPU all
+    10.71 → 7.44, bot 8.99 → 6.43 ms; p50 4.20 → 6.82 ms: half the presses are Hints,
+    and every Hint then waited for an fsync.)
 
-At 256 games both codes are held by the production rate limiter's overall ~30 writes/s
-(Telegram's limit across chats), not by the CPU: seating alone takes 1-2 minutes, and 30 s
-after the starts the deals are still being delivered, so the window holds mostly Pass
-presses in the overturn window and few plays (calls per play there are meaningless).
-An earlier run at G=256, where "new" was main before the delivery rework (about the old code), gave
-p99 482 vs 90 ms: single p99s at this size are noise. 1,000 games were not run (seating
-at 30 writes/s alone would take ~7 minutes per code); expect the same limit.
+The bot's CPU per press is ×0.70, not the ×0.5 aimed at. What is left is mostly
+python-telegram-bot's object model, paid per Bot API call: an update parsed with the
+pressed message and its ~40-button keyboard, the keyboards built as PTB objects and
+serialised (now once per rendered message), the request encoded; then the hand and
+table rendering and one pydantic dump per change (0.1 ms).
+
+G=256: old a single run (16:32-16:52, with 7051033's bench); new 3 runs (17:01-17:25),
+each cell their median (the three in brackets):
+
+    G=256                         old      new
+    presses in window             232      398   (384 / 398 / 404)
+      Pass / Hint / Play     26/199/7  0/337/62
+    accepted plays                  2       50   (39 / 56 / 50)
+    starts→playing s              900      260   (old: under 90% after 900 s)
+    press→answer p50 ms          5.36     7.24   (5.72 / 7.24 / 8.06)
+    press→answer p99 ms           226     36.9   (36.4 / 101 / 36.9)
+      of Play/Bury, of Hint         -   26.1, 44.1 (third run only)
+    presses a full GC held          -        0   (1 / 0 / 0)
+    CPU ms per press: all       77.94     27.3   (26.5 / 32.0 / 27.3)
+    CPU ms per press: bot       66.20     19.9   (18.2 / 22.8 / 19.9)
+      (not like for like: the old window still held deals, Passes and few plays)
+    CPU s per s: all / bot  0.30/0.26 0.18/0.13
+    longest full GC ms            956      276   (304 / 276 / 239)
+    memory KiB per game           602      352
+    seating s                     110       76
+    Telegram writes per s          30       30   (the overall limit: saturated)
+
+At 256 games at this pace the bot is not CPU-bound (0.15 s of CPU a second) but
+output-bound: Telegram's ~30 writes a second across all chats (the production rate
+limiter) hold every table; a DM shows a hint's selection or a new turn seconds late,
+players press Play on keyboards that changed meanwhile ("out of date": 50 of 62 Play
+presses accepted), and a player who pressed nothing for 30 s gets their turn as a new
+message (a send and a delete: 36 writes per accepted play instead of 3.5). One table
+at this pace needs ~1 write a second: ~30 tables saturate the overall limit, whatever
+the code. The answers are not held by it (they bypass the limiter).
+
+What made a press wait at 256 (p99 165-226 ms before, CPU ~15-30% busy): (1) the
+store: one fsync per commit (~4 ms here, more when other processes write) on one
+thread, for every save of every game (deal steps, every Hint and card tapped) and
+every message's shown-state; a press's commit queued behind the others'. Now commits
+are grouped (a write returns once a commit started after it is done; the writes queued
+meanwhile share its fsync), and a selection change (Hint, a card tapped, Clear) is
+written at once but committed with the next commit without being waited for (an
+accepted action still waits for its commit): at 7051033 (grouped commits, every Hint
+still waiting) one run gave p99 102 ms. (2) The simulated people: re-reading every
+transcript four times a second held the loop for tens of ms (loop timer p99 45 ms in
+a run at 9d26309); they now read the last messages when woken (p99 ~5 ms). (3) Full
+garbage collections of the process's heap (the fake's stored messages included):
+0.25-1 s each, once or twice a minute at 256 games; a press overlapping one waits.
+That remains (the "presses a full GC held" row). Three runs of the same code gave p99
+36, 101 and 37 ms: single p99s at this size are noise.
+
+G=1000, new only (7051033; --playing 0.05, warmup 0; 16:32-16:58): seating took 299 s;
+900 s after the starts fewer than 5% of the tables had had a card play accepted (each
+deal edits every DM and the group, all behind the overall 30 writes/s); in the 60 s
+window 345 presses (342 Hint, 3 accepted plays), p50 16.8 ms, p99 595 ms, CPU s per s
+0.44 (bot 0.28), full GCs up to 1.38 s (79 ms of GC a second), 348 KiB per game, ~29
+writes/s. So 1,000 games are seated (5 minutes) and dealt, but at Telegram's overall
+write rate, far slower than people play; the CPU is not the limit (0.44 s a second),
+the full GCs are the latency's.
 """
 
 from __future__ import annotations
@@ -531,6 +607,9 @@ async def measure(
     def pct(q: float, values: list[float] = latencies) -> float | None:
         return values[min(len(values) - 1, int(q * len(values)))] if values else None
 
+    def ms(r: Any) -> float:
+        return ((r.answered_at - r.created_at) if r.answered else ANSWER_GRACE) * 1000
+
     def in_gc(r: Any) -> bool:
         end = r.answered_at if r.answered else float("inf")
         return any(r.created_at < b and end > a for a, b in stalls.full)
@@ -556,6 +635,9 @@ async def measure(
         "p99_ms": pct(0.99),
         # the presses during which no full garbage collection ran (what else holds them)
         "p99_no_gc_ms": pct(0.99, clear),
+        # by kind: a card play waits for the disk (its save is committed first), a Hint not
+        "p99_play_ms": pct(0.99, sorted(ms(r) for k, r in window if k == "P")),
+        "p99_hint_ms": pct(0.99, sorted(ms(r) for k, r in window if k == "H")),
         "in_gc": len(window) - len(clear),
         "cpu_ms_per_press": cpu * 1000 / presses if presses else None,
         "bot_cpu_ms_per_press": (cpu - fake) * 1000 / presses if presses else None,
@@ -610,6 +692,8 @@ def figures(runs: list[dict[str, Any]]) -> dict[str, float | None]:
         ("unanswered", "unanswered presses"),
         ("p50_ms", "press→answer p50 ms"),
         ("p99_ms", "press→answer p99 ms"),
+        ("p99_play_ms", "p99 ms of Play/Bury presses"),
+        ("p99_hint_ms", "p99 ms of Hint presses"),
         ("in_gc", "presses a full GC held"),
         ("p99_no_gc_ms", "p99 ms of the other presses"),
         ("cpu_ms_per_press", "CPU ms per press: all"),
@@ -631,6 +715,8 @@ def figures(runs: list[dict[str, Any]]) -> dict[str, float | None]:
         out[f"  presses: {name}"] = statistics.median(vals)
     methods = sorted({m for r in runs for m in r["calls_per_play"]})
     writes = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage")
+    rates = [sum(r["calls"].get(m, 0) for m in writes) / r["window_s"] for r in runs]
+    out["Telegram writes per s"] = statistics.median(rates)
     totals = [sum(r["calls_per_play"].values()) for r in runs if r["calls_per_play"]]
     out["calls per play: all"] = statistics.median(totals) if totals else None
     w = [sum(v for m, v in r["calls_per_play"].items() if m in writes) for r in runs]
