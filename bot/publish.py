@@ -86,7 +86,7 @@ class Publisher:
         if slot is None:
             return False
         if slot.message_id is None:
-            return True  # the hand's table has not reached the group yet
+            return slot.dirty  # the hand's table is on its way (not given up)
         return isinstance(slot.shown_tag, int) and slot.shown_tag < done
 
     def publish(self, game: Game) -> None:
