@@ -127,8 +127,8 @@ meanwhile share its fsync), and a selection change (Hint, a card tapped, Clear) 
 written at once but committed with the next commit without being waited for (an
 accepted action still waits for its commit): at 7051033 (grouped commits, every Hint
 still waiting) one run gave p99 102 ms. (2) The simulated people: re-reading every
-transcript four times a second held the loop for tens of ms (loop timer p99 45 ms in
-a run at 9d26309); they now read the last messages when woken (p99 ~5 ms). (3) Full
+transcript four times a second held the loop for tens of ms (loop timer p99 45 ms in a
+diagnostic run before); they now read the last messages when woken (p99 ~5 ms). (3) Full
 garbage collections of the process's heap (the fake's stored messages included):
 0.25-1 s each, once or twice a minute at 256 games; a press overlapping one waits.
 That remains (the "presses a full GC held" row). Three runs of the same code gave p99
