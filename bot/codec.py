@@ -10,6 +10,7 @@ each from a 64-letter alphabet.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -105,6 +106,23 @@ class Press:
     @property
     def cards(self) -> list[int]:
         return decode_cards(self.arg)
+
+
+def press_encoder(game: int, hand: int, version: int) -> Callable[..., str]:
+    """``(kind, arg="") -> data``: the same as ``Press(kind, game, hand, version,
+    arg).encode()``, with the common part encoded once (a hand's keyboard has a button
+    for every card)."""
+    middle = f"|{b36(game)}|{b36(hand)}|{b36(version)}|"
+
+    def encode(kind: str, arg: str = "") -> str:
+        if kind not in _KINDS:
+            raise ValueError(f"unknown press kind {kind!r}")
+        data = f"{kind}{middle}{arg}"
+        if len(data.encode()) > MAX_BYTES:
+            raise ValueError(f"callback data too long: {data!r}")
+        return data
+
+    return encode
 
 
 def decode(data: str | None) -> Press:

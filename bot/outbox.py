@@ -47,7 +47,16 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 from telegram.warnings import PTBUserWarning
 
+from bot.render.keyboard import Keyboard
+
 log = logging.getLogger(__name__)
+
+
+def _ptb(markup: InlineKeyboardMarkup | Keyboard | None) -> InlineKeyboardMarkup | None:
+    """PTB's keyboard, for the calls made through PTB's own methods."""
+    if isinstance(markup, Keyboard):
+        return InlineKeyboardMarkup.de_json(markup.to_dict(), None)
+    return markup
 
 
 class Clock(Protocol):
@@ -75,7 +84,8 @@ class LoopClock:
 @dataclass(frozen=True)
 class Content:
     text: str
-    markup: InlineKeyboardMarkup | None = None
+    # PTB's, or the plain :class:`bot.render.keyboard.Keyboard` (same JSON, cheaper)
+    markup: InlineKeyboardMarkup | Keyboard | None = None
     # HTML (the bot's own texts) or plain text (nothing in it is markup)
     html: bool = True
     # a reply to this message (commands are answered as replies in groups)
@@ -407,7 +417,7 @@ class Outbox:
                 self.chat_id,
                 content.photo,
                 caption=content.text,
-                reply_markup=content.markup,
+                reply_markup=_ptb(content.markup),
                 parse_mode=ParseMode.HTML,
                 message_thread_id=thread_id,
             )

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
 from bot import codec
 from bot.i18n import t
 from bot.models import GameRecord
 from bot.outbox import Content
 from bot.render.cards import card_label, cards_label, counts_label, hand_lines, suit_groups
+from bot.render.keyboard import Button, Keyboard
 from bot.render.table import (
     BEFORE_PLAY,
     kitty_decided,
@@ -157,57 +156,52 @@ def _prompt(rec: GameRecord, obs: Observation, one_tap: bool, lang: str) -> str:
     return t(lang, "dm.your_turn.one_tap" if one_tap else "dm.your_turn")
 
 
-def _keyboard(
-    rec: GameRecord, match: MatchState, obs: Observation, lang: str
-) -> InlineKeyboardMarkup | None:
+def _keyboard(rec: GameRecord, match: MatchState, obs: Observation, lang: str) -> Keyboard | None:
     hand_no, version = obs.hand_number, obs.version
     s = rec.seats[obs.seat]
 
-    def cb(kind: str, arg: str = "") -> str:
-        return codec.Press(kind, rec.id, hand_no, version, arg).encode()
+    cb = codec.press_encoder(rec.id, hand_no, version)
 
-    rows: list[list[InlineKeyboardButton]] = []
+    rows: list[list[Button]] = []
     phase = obs.phase
     if phase in ("burying", "playing"):
         rows += _card_rows(obs, s.selection, cb, lang)
-    actions: list[InlineKeyboardButton] = []
+    actions: list[Button] = []
     for option in obs.show_options[:6]:
         # the button says what the show does: 亮主 / 加固 / 反主
         action = t(lang, f"btn.show.{match.hand.show_action(obs.seat, option)}")
         label = t(lang, "btn.show", action=action, cards=cards_label(option, lang))
-        actions.append(
-            InlineKeyboardButton(label, callback_data=cb("D", codec.encode_cards(option)))
-        )
+        actions.append(Button(label, cb("D", codec.encode_cards(option))))
     if obs.can_pass:
-        actions.append(InlineKeyboardButton(t(lang, "btn.pass"), callback_data=cb("N")))
+        actions.append(Button(t(lang, "btn.pass"), cb("N")))
     if obs.can_redeal:
-        actions.append(InlineKeyboardButton(t(lang, "btn.redeal"), callback_data=cb("V")))
+        actions.append(Button(t(lang, "btn.redeal"), cb("V")))
     if obs.my_turn and phase == "burying":
         label = t(lang, "btn.bury", n=len(s.selection))
         actions += [
-            InlineKeyboardButton(label, callback_data=cb("P")),
-            InlineKeyboardButton(t(lang, "btn.hint"), callback_data=cb("H")),
+            Button(label, cb("P")),
+            Button(t(lang, "btn.hint"), cb("H")),
         ]
     if obs.my_turn and phase == "playing":
         actions += [
-            InlineKeyboardButton(t(lang, "btn.play"), callback_data=cb("P")),
-            InlineKeyboardButton(t(lang, "btn.hint"), callback_data=cb("H")),
+            Button(t(lang, "btn.play"), cb("P")),
+            Button(t(lang, "btn.hint"), cb("H")),
         ]
     if s.selection and phase in ("burying", "playing"):
-        actions.append(InlineKeyboardButton(t(lang, "btn.clear"), callback_data=cb("O")))
+        actions.append(Button(t(lang, "btn.clear"), cb("O")))
     if s.auto:
-        actions.append(InlineKeyboardButton(t(lang, "btn.back"), callback_data=cb("A")))
+        actions.append(Button(t(lang, "btn.back"), cb("A")))
     for i in range(0, len(actions), 3):
         rows.append(actions[i : i + 3])
-    return InlineKeyboardMarkup(rows) if rows else None
+    return Keyboard.of(rows) if rows else None
 
 
 def _card_rows(
     obs: Observation, selection: list[int], cb: Callable[..., str], lang: str
-) -> list[list[InlineKeyboardButton]]:
+) -> list[list[Button]]:
     """One button per card copy, by suit class: every class (and the top trumps)
     starts a row of its own."""
-    rows: list[list[InlineKeyboardButton]] = []
+    rows: list[list[Button]] = []
     seen: dict[int, int] = {}
     for _klass, parts in suit_groups(obs.ctx, obs.hand):
         for part in parts:
@@ -218,6 +212,6 @@ def _card_rows(
                 chosen = selection.count(card) > copy
                 label = ("✓" if chosen else "") + card_label(card, lang)
                 arg = codec.encode_cards([card]) + str(copy)
-                buttons.append(InlineKeyboardButton(label, callback_data=cb("T", arg)))
+                buttons.append(Button(label, cb("T", arg)))
             rows += [buttons[i : i + ROW] for i in range(0, len(buttons), ROW)]
     return rows

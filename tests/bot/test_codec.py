@@ -43,3 +43,16 @@ def test_deep_link_payloads_are_valid_telegram_payloads():
     for bad in ("", "j1_4", "hello", "g", "j_1"):
         with pytest.raises(codec.BadData):
             codec.decode_payload(bad)
+
+
+def test_the_press_encoder_gives_the_same_data_as_a_press():
+    encode = codec.press_encoder(12345, 7, 301)
+    for kind in codec.Kind:
+        for arg in ("", "3a0", codec.encode_cards([0, 1, 2])):
+            press = codec.Press(kind, 12345, 7, 301, arg)
+            assert encode(kind.value, arg) == press.encode()
+            assert codec.decode(encode(kind.value, arg)) == press
+    with pytest.raises(ValueError):
+        encode("?")
+    with pytest.raises(ValueError):
+        encode("T", "a" * 64)

@@ -1,8 +1,11 @@
 """What each chat shows, rendered from real engine states: the group's live table, a
 player's DM hand, the result; names cut without breaking an emoji."""
 
+import json
 import random
 import re
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import codec
 from bot.i18n import t
@@ -420,3 +423,19 @@ def test_the_prompt_says_when_one_tap_plays():
         seen.add(one)
         play_one(m, rng)
     assert seen == {True, False}
+
+
+def test_the_dm_keyboard_is_sent_and_digested_exactly_as_ptbs_would_be():
+    """The hand's keyboard is plain data; its JSON (what is sent, and the digest stored
+    of what a message shows) is PTB's, so messages saved before need no re-edit."""
+    m, _ = buried_match()
+    rec = record()
+    rec.seats[0].selection = [m.hand.hands[0][0]]
+    for seat in range(4):
+        content, _ = hand_message(rec, m, seat)
+        rows = content.markup.inline_keyboard
+        ptb = InlineKeyboardMarkup(
+            [[InlineKeyboardButton(b.text, callback_data=b.callback_data) for b in r] for r in rows]
+        )
+        assert content.markup_json == json.dumps(ptb.to_dict(), sort_keys=True)
+        assert codec.decode(rows[0][0].callback_data).kind == "T"
