@@ -16,7 +16,8 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from telegram.ext import CallbackContext, JobQueue
+from apscheduler.jobstores.base import JobLookupError
+from telegram.ext import CallbackContext, Job, JobQueue
 
 from bot.live import Game
 from bot.models import GameRecord
@@ -214,12 +215,23 @@ def attach(service: GameService, job_queue: JobQueue) -> None:  # type: ignore[t
     def name(game_id: int) -> str:
         return f"game:{game_id}"
 
+    # each game's pending job, so that disarming needs no scan of every game's jobs
+    pending: dict[int, Job] = {}  # type: ignore[type-arg]
+
     def disarm(game_id: int) -> None:
-        for job in job_queue.get_jobs_by_name(name(game_id)):
+        job = pending.pop(game_id, None)
+        if job is None or job.removed:
+            return
+        try:
             job.schedule_removal()
+        except JobLookupError:
+            pass  # it ran meanwhile (a date job leaves the scheduler once it ran)
 
     def arm(game_id: int, token: Token, delay: float) -> None:
-        job_queue.run_once(_fire, when=max(0.0, delay), data=(game_id, token), name=name(game_id))
+        when = max(0.0, delay)
+        pending[game_id] = job_queue.run_once(
+            _fire, when=when, data=(game_id, token), name=name(game_id)
+        )
 
     async def _fire(context: CallbackContext) -> None:  # type: ignore[type-arg]
         game_id, token = context.job.data  # type: ignore[union-attr,misc]
