@@ -33,6 +33,7 @@ from bot.outbox import Clock, LoopClock, Outboxes
 from bot.processor import GameUpdateProcessor
 from bot.ratelimit import ClockedRateLimiter
 from bot.store import Store
+from bot.updates import UpdatesRequest
 
 log = logging.getLogger(__name__)
 
@@ -63,8 +64,9 @@ def build_application(
     # every Bot API call is counted (ApplicationBuilder's own defaults otherwise)
     metrics = Metrics()
     builder = builder.request(metrics.instrument(request or HTTPXRequest(256)))
+    # updates read without the pressed message's keyboard (bot/updates.py)
     builder = builder.get_updates_request(
-        metrics.instrument(get_updates_request or HTTPXRequest(1))
+        UpdatesRequest(get_updates_request or HTTPXRequest(1), metrics)
     )
     app = builder.build()
     metrics.attach(app)

@@ -1,0 +1,37 @@
+"""Updates as the bot reads them: without the keyboard of the pressed message.
+
+Every press (a callback query) arrives with the whole message it was pressed on,
+keyboard included: in a DM that is up to ~40 card buttons, which python-telegram-bot
+would turn into objects on every press, the costliest part of reading one. No handler
+reads that keyboard (a press carries its own data; what each message shows is known to
+its outbox), so it is dropped from the JSON before PTB builds the update.
+:class:`UpdatesRequest` does that for long polling (``getUpdates``), through PTB's
+documented hook for reading answers, ``BaseRequest.parse_json_payload``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.metrics import InstrumentedRequest
+
+
+def lean(update: Any) -> Any:
+    """The update without the pressed message's keyboard (changed in place)."""
+    if isinstance(update, dict):
+        query = update.get("callback_query")
+        if isinstance(query, dict) and isinstance(query.get("message"), dict):
+            query["message"].pop("reply_markup", None)
+    return update
+
+
+class UpdatesRequest(InstrumentedRequest):
+    """The request that fetches updates: counted like every request, and lean."""
+
+    def parse_json_payload(self, payload: bytes) -> dict[str, Any]:
+        data = super().parse_json_payload(payload)
+        result = data.get("result")
+        if isinstance(result, list):
+            for update in result:
+                lean(update)
+        return data
