@@ -3,8 +3,9 @@
 Every press (a callback query) arrives with the whole message it was pressed on,
 keyboard included: in a DM that is up to ~40 card buttons, which python-telegram-bot
 would turn into objects on every press, the costliest part of reading one. No handler
-reads that keyboard (a press carries its own data; what each message shows is known to
-its outbox), so it is dropped from the JSON before PTB builds the update.
+reads that keyboard, nor the formatting of the message's text (a press carries its own
+data; what each message shows is known to its outbox), so both are dropped from the
+JSON before PTB builds the update.
 :class:`UpdatesRequest` does that for long polling (``getUpdates``), through PTB's
 documented hook for reading answers, ``BaseRequest.parse_json_payload``.
 """
@@ -15,13 +16,18 @@ from typing import Any
 
 from bot.metrics import InstrumentedRequest
 
+# what no handler reads of a pressed message: its keyboard and its text's formatting
+UNREAD = ("reply_markup", "entities", "caption_entities")
+
 
 def lean(update: Any) -> Any:
-    """The update without the pressed message's keyboard (changed in place)."""
+    """The update without the pressed message's keyboard and formatting (changed in
+    place)."""
     if isinstance(update, dict):
         query = update.get("callback_query")
         if isinstance(query, dict) and isinstance(query.get("message"), dict):
-            query["message"].pop("reply_markup", None)
+            for key in UNREAD:
+                query["message"].pop(key, None)
     return update
 
 

@@ -23,6 +23,7 @@ def test_a_press_is_read_without_the_keyboard_of_its_message_and_nothing_else_ch
                 "date": 0,
                 "chat": {"id": 5, "type": "private"},
                 "text": "hand",
+                "entities": [{"type": "bold", "offset": 0, "length": 4}],
                 "reply_markup": {"inline_keyboard": [[{"text": "♠️A", "callback_data": "x"}]]},
             },
         },
@@ -41,6 +42,7 @@ def test_a_press_is_read_without_the_keyboard_of_its_message_and_nothing_else_ch
     data = UpdatesRequest(None, None).parse_json_payload(body)  # type: ignore[arg-type]
     pressed, message = data["result"]
     assert "reply_markup" not in pressed["callback_query"]["message"]
+    assert "entities" not in pressed["callback_query"]["message"]
     assert pressed["callback_query"]["data"] == "T|1|1|a|x0"
     assert message == other  # only a press's message loses its keyboard
     update = Update.de_json(pressed, None)
