@@ -88,6 +88,23 @@ pressed message and its ~40-button keyboard, the keyboards built as PTB objects 
 serialised (now once per rendered message), the request encoded; then the hand and
 table rendering and one pydantic dump per change (0.1 ms).
 
+G=16 again after the DM keyboards became plain data, presses were read without the
+pressed message's keyboard and formatting (bot/updates.py) and disarming a timer no
+longer scans every job: main at a2688be, medians of 3 runs each, old and new
+alternating, 18:03-18:18 UTC, the machine otherwise quiet (think 3 s, warmup 20 s,
+window 40 s):
+
+    G=16                          old      new   ratio
+    presses in window             347      410    1.18
+    press→answer p50 ms          3.82     3.82    1.00
+    press→answer p99 ms         10.59     9.16    0.86
+    CPU ms per press: all       14.45     8.16    0.56   (runs: 0.56, 0.50, 0.61)
+    CPU ms per press: bot       12.15     6.70    0.55   (runs: 0.55, 0.49, 0.60)
+    GC pause ms per s            1.82     0.53    0.29
+    memory KiB per game           767      627    0.82
+    calls per play: all          8.90     5.47    0.61
+      writes                     6.90     3.47    0.50
+
 G=256: old a single run (16:32-16:52, with 7051033's bench); new 3 runs (17:01-17:25),
 each cell their median (the three in brackets):
 
