@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from bot.i18n import t
 from bot.live import Game
 from bot.models import GameRecord
-from bot.outbox import Content, Outbox
+from bot.outbox import Content, Slot
 from bot.render import hand as render_hand
 from bot.render import table as render_table
 from bot.render.lobby import lobby as render_lobby
@@ -83,11 +83,10 @@ class Publisher:
             return False
         box = self.svc.outboxes.get(rec.chat_id)
         slot = box.slots.get(render_table.table_key(rec, match.hand_number))
-        if slot is None:
-            return False
-        if slot.message_id is None:
+        if slot is not None and slot.message_id is None:
             return slot.dirty  # the hand's table is on its way (not given up)
-        return isinstance(slot.shown_tag, int) and slot.shown_tag < done
+        seen = _seen(slot)
+        return seen is not None and seen < done
 
     def publish(self, game: Game) -> None:
         """Every chat of the game shows its state as of now (as far as it needs)."""
@@ -115,7 +114,7 @@ class Publisher:
         self._tricks[rec.id] = done
         if urgent:
             self._won_at[rec.id] = self.svc.now()
-        seen = self._seen(rec, match.hand_number, box)
+        seen = _seen(box.slots.get(render_table.table_key(rec, match.hand_number)))
         calm = CALM_INTERVALS * self.svc.settings.group_interval_seconds
         for key, content in render_table.group_messages(rec, match, user, seen):
             family = _family(key)
@@ -123,16 +122,6 @@ class Publisher:
             if family is not None:
                 content = replace(content, tag=done)  # how many tricks it shows
             box.put(key, content, family=family, thread_id=th, urgent=urgent, calm=live)
-
-    def _seen(self, rec: GameRecord, hand_no: int, box: Outbox) -> int | None:
-        """How many finished tricks the table the group reads now has shown; None if
-        unknown (then nothing is shown again: after a restart it was up to date)."""
-        slot = box.slots.get(render_table.table_key(rec, hand_no))
-        if slot is None:
-            return None
-        if slot.message_id is None:
-            return 0  # never shown yet: a new message shows what it must at once
-        return slot.shown_tag if isinstance(slot.shown_tag, int) else None
 
     def _dm(self, game: Game, seat: int) -> None:
         rec, match = game.rec, game.match
@@ -158,6 +147,16 @@ class Publisher:
         resend = last is not None and (last.hand_no != hand.hand_number or turn_came)
         box.put(key, content, resend=resend)
         self._dms[(rec.id, seat)] = _Shown(hand.hand_number, needs)
+
+
+def _seen(table: Slot | None) -> int | None:
+    """How many finished tricks the hand's table the group reads now has shown; None
+    if unknown (then nothing is shown again: after a restart it was up to date)."""
+    if table is None:
+        return None
+    if table.message_id is None:
+        return 0  # never shown yet: a new message shows what it must at once
+    return table.shown_tag if isinstance(table.shown_tag, int) else None
 
 
 def _needs(game: Game, seat: int) -> tuple[object, ...]:

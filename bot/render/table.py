@@ -126,11 +126,6 @@ def tricks_shown(view: PublicView, seen: int | None = None) -> list[tuple[int, T
     return out
 
 
-def completed(view: PublicView) -> int:
-    """How many tricks of the hand are complete (what a render of it has shown)."""
-    return len(view.tricks) - (1 if view.current_trick is not None else 0)
-
-
 def trick_block(
     rec: GameRecord, view: PublicView, number: int, trick: Trick, lang: str
 ) -> list[str]:
