@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from bot import metrics
-from bot.app import ALLOWED_UPDATES
+from bot.app import ALLOWED_UPDATES, tune_gc
 from bot.config import Settings
 
 log = logging.getLogger(__name__)
@@ -42,6 +42,7 @@ def run(app: App, settings: Settings) -> None:
         )
     if settings.metrics_port:
         _serve_metrics(app, settings.metrics_listen, settings.metrics_port)
+    tune_gc()  # all that is loaded lives as long as the process
     if settings.webhook_url:
         log.info("webhook mode: %s", settings.webhook_url)
         app.run_webhook(**webhook_options(settings))

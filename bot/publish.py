@@ -41,6 +41,8 @@ AWAY_SECONDS = 30.0
 # for a finished trick (at once): a play costs a DM edit for who played and one for
 # who plays next; the group gets well under one edit a play
 CALM_INTERVALS = 2.0
+# who pressed lately is swept of old presses once it holds this many (then twice what is left)
+SWEEP_AT = 1024
 
 
 @dataclass
@@ -58,13 +60,25 @@ class Publisher:
         self._tricks: dict[int, int] = {}  # game -> completed tricks last published
         self._won_at: dict[int, float] = {}  # game -> when its last trick was won
         self._pressed: dict[int, float] = {}  # user -> when they last pressed a button
+        self._sweep_at = SWEEP_AT
 
     @staticmethod
     def dm_key(rec: GameRecord) -> str:
         return f"g{rec.id}:hand"
 
+    def forget(self, game_id: int) -> None:
+        """A game ended and left: nothing of it is published again."""
+        for seat in range(4):
+            self._dms.pop((game_id, seat), None)
+        self._tricks.pop(game_id, None)
+        self._won_at.pop(game_id, None)
+
     def pressed(self, user_id: int) -> None:
-        self._pressed[user_id] = self.svc.now()
+        now = self._pressed[user_id] = self.svc.now()
+        if len(self._pressed) >= self._sweep_at:
+            # a press older than AWAY_SECONDS says what no press says: forget those
+            self._pressed = {u: t for u, t in self._pressed.items() if now - t <= AWAY_SECONDS}
+            self._sweep_at = max(SWEEP_AT, 2 * len(self._pressed))
 
     def _away(self, user_id: int) -> bool:
         last = self._pressed.get(user_id)
