@@ -34,6 +34,19 @@ class Settings(BaseSettings):
     # Health and metrics endpoint: GET /healthz (liveness) and /metrics (Prometheus). 0: off.
     metrics_port: int = Field(default=0, ge=0, le=65535)
     metrics_listen: str = "127.0.0.1"
+    # The table as a Telegram Mini App (bot/webapp): its public HTTPS address, what the DM's
+    # "Table" button opens. Empty: no Mini App, DM buttons only. The bot serves it on
+    # WEBAPP_LISTEN:WEBAPP_PORT; a reverse proxy terminating TLS forwards WEBAPP_URL there.
+    webapp_url: str = Field(default="", pattern=r"^(https://\S+)?$")
+    webapp_listen: str = "127.0.0.1"
+    webapp_port: int = Field(default=8081, ge=1, le=65535)
+    # The Mini App's short name registered with @BotFather (/newapp): the group's table then
+    # links a spectator view, t.me/<bot>/<short name>?startapp=... Empty: no link.
+    webapp_short_name: str = Field(default="", pattern=r"^[A-Za-z0-9_]{0,64}$")
+    # A Mini App's signed launch data (initData) is accepted this long after Telegram made it.
+    webapp_auth_max_age_seconds: float = Field(default=86400.0, gt=0)
+    # Requests one person may make of the Mini App's API per minute (more: 429).
+    webapp_rate_per_minute: float = Field(default=120.0, gt=0)
     # Language used when neither the group nor the user has one: "zh" or "en".
     default_language: str = "zh"
     # Dealing: cards per player per step and seconds between steps (RULES.md section 5).
