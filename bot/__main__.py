@@ -13,6 +13,7 @@ import logging
 import sys
 
 from bot.config import NO_TOKEN_MESSAGE, Settings
+from bot.version import __version__
 
 DESCRIPTION = """\
 Shengji (升级 / 拖拉机) for Telegram group chats.
@@ -44,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"shengji-bot {__version__}")
     parser.add_argument(
         "--simulate",
         action="store_true",
