@@ -61,13 +61,20 @@ class Settings(BaseSettings):
     # Pause between the end of a hand and the next deal (a button starts it sooner).
     next_hand_delay_seconds: float = Field(default=20.0, ge=0)
     # The bot's own pause between two calls (messages, edits) in one group. Telegram
-    # allows about 20 a minute per group, and python-telegram-bot's rate limiter, always on
-    # in production, enforces that: after a burst of 20 it spaces a group's calls 3 s apart
+    # allows about 20 a minute per group, and the bot's rate limiter (bot/ratelimit.py),
+    # always on, enforces that: after a burst of 20 it spaces a group's calls 3 s apart
     # whatever this says. So values below 3 only let short bursts through faster; above 3
     # they slow the table down further.
     group_interval_seconds: float = Field(default=3.2, ge=0)
     # A private chat gets one bot call per this many seconds (a burst of 3), as Telegram allows.
     dm_interval_seconds: float = Field(default=1.0, ge=0)
+    # A cap on the bot's writes (messages, edits, deletes) a second across all chats;
+    # 0: none. Telegram's "about 30 a second" is its figure for bulk notifications
+    # (messages a bot starts to many users); replies and edits in chats where people
+    # play are not documented as held to it, while the per-chat limits above always
+    # apply. With a cap of 30 some 26 busy tables fill it and every game waits
+    # (docs/scaling.md): set one only for a bot that broadcasts.
+    overall_writes_per_second: float = Field(default=0.0, ge=0)
     # Computer players think this long before acting (so humans can follow).
     computer_delay_seconds: float = Field(default=1.0, ge=0)
 

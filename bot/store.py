@@ -183,17 +183,19 @@ class Store:
         await self.save_game(rec)
         return rec
 
-    async def save_game(self, rec: GameRecord, wait: bool = True) -> None:
-        """``wait=False``: written now, committed by the next commit (soon) without
-        waiting for it."""
+    async def save_game(self, rec: GameRecord, wait: bool = True) -> str:
+        """Write the record; the JSON written. ``wait=False``: written now, committed
+        by the next commit (soon) without waiting for it."""
+        record = rec.model_dump_json()
         await self.db.execute(
             "UPDATE games SET status=?, record=?, updated_at=? WHERE id=?",
-            (rec.status, rec.model_dump_json(), time.time(), rec.id),
+            (rec.status, record, time.time(), rec.id),
         )
         if wait:
             await self._commit()
         elif self._commit_task is None:
             self._commit_task = asyncio.get_running_loop().create_task(self._commit_now())
+        return record
 
     async def load_game(self, game_id: int) -> GameRecord | None:
         async with self.db.execute("SELECT record FROM games WHERE id=?", (game_id,)) as cur:
