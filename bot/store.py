@@ -12,6 +12,7 @@ store's one thread once hundreds of games run (~4 ms each on a plain disk).
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from pathlib import Path
 
@@ -110,6 +111,17 @@ _MIGRATIONS: list[str] = [
 ]
 
 
+def _create_private(path: Path) -> None:
+    """Create the database file readable by its owner only, whatever the umask: it holds
+    hands, user ids and names. SQLite gives its -wal and -shm files the database's mode."""
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        pass  # an existing database keeps the mode its host gave it
+    except OSError:
+        pass  # e.g. a read-only directory: SQLite's own open reports it next
+
+
 class Store:
     def __init__(self, path: Path | str) -> None:
         self.path = str(path)
@@ -119,6 +131,7 @@ class Store:
     async def open(self) -> Store:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            _create_private(Path(self.path))
         self._db = await aiosqlite.connect(self.path)
         await self._db.execute("PRAGMA journal_mode=WAL")
         # FULL: a saved action survives a power cut too, not only a crash of the bot
