@@ -46,7 +46,7 @@ from pydantic import BaseModel, Field
 from engine import errors
 from engine.cards import HAND_SIZE, KITTY_SIZE, POINTS, Card, shuffled_shoe, total_points
 from engine.declaring import Action as ShowAction
-from engine.declaring import Declaring, may_request_redeal
+from engine.declaring import Declaring, Window, may_request_redeal
 from engine.errors import IllegalAction
 from engine.events import (
     Buried,
@@ -185,9 +185,9 @@ class HandState(BaseModel):
         if hand_number > 1 and dealer is None:
             raise ValueError("a later hand needs its dealer")
         levels = list(levels or [rules.start_level, rules.start_level])
-        first = hand_number == 1 or dealer is None
-        level = levels[0] if first else levels[team_of(dealer)]
-        start = 0 if first else dealer
+        dealer = None if hand_number == 1 else dealer  # hand 1: the race decides
+        start = 0 if dealer is None else dealer
+        level = levels[team_of(start)]
         return cls(
             rules=rules,
             hand_number=hand_number,
@@ -197,7 +197,7 @@ class HandState(BaseModel):
             deck=shuffled_shoe(seed),
             deal_start=start,
             hands=[[], [], [], []],
-            declaring=Declaring.start(rules, level, hand_number, None if first else dealer),
+            declaring=Declaring.start(rules, level, hand_number, dealer),
         )
 
     @classmethod
@@ -239,7 +239,7 @@ class HandState(BaseModel):
             return self.result.attackers_points
         return max(0, self.trick_points + self.penalty)
 
-    def _window(self) -> str:
+    def _window(self) -> Window:
         if self.phase == "chaodi":
             return "chaodi"
         if self.phase == "after_deal" and (
@@ -486,12 +486,13 @@ class HandState(BaseModel):
         )
 
     def _start_play(self, out: list[Event]) -> None:
+        dealer = self.dealer
+        assert dealer is not None
         self.phase = "playing"
         self.queue = []
-        self.turn = self.dealer
-        self.tricks.append(Trick(leader=self.dealer))
-        assert self.dealer is not None
-        out.append(PlayStarted(self.dealer, self.declaring.trump))
+        self.turn = dealer
+        self.tricks.append(Trick(leader=dealer))
+        out.append(PlayStarted(dealer, self.declaring.trump))
 
     # playing
     def _check_play(self, a: Play) -> None:
@@ -585,7 +586,7 @@ class HandState(BaseModel):
             levels_after=after,
             next_dealer=s.next_dealer,
             match_winner=winner_team,
-            multiplier=2**self.declaring.overturns,
+            multiplier=self.declaring.multiplier,
         )
         self.kitty_revealed = True
         self.phase = "done"

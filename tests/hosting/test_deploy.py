@@ -94,3 +94,40 @@ def test_a_webhook_needs_a_secret():
         Settings(_env_file=None, webhook_url="https://x/hook", webhook_secret="no spaces")
     ok = Settings(_env_file=None, webhook_url="https://x/hook", webhook_secret="a-Z_9")
     assert ok.webhook_secret == "a-Z_9"
+
+
+def test_the_token_and_the_webhook_secret_can_come_from_files(tmp_path, monkeypatch):
+    (tmp_path / "token").write_text("123:FROM-FILE\n")  # as `echo` writes it
+    (tmp_path / "secret").write_text("s3cret_-\n")
+    monkeypatch.setenv("BOT_TOKEN_FILE", str(tmp_path / "token"))
+    monkeypatch.setenv("WEBHOOK_SECRET_FILE", str(tmp_path / "secret"))
+    monkeypatch.delenv("BOT_TOKEN", raising=False)
+    monkeypatch.delenv("WEBHOOK_SECRET", raising=False)
+    settings = Settings(_env_file=None, webhook_url="https://bot.example.org/hook")
+    assert (settings.bot_token, settings.webhook_secret) == ("123:FROM-FILE", "s3cret_-")
+    # an empty BOT_TOKEN= (as .env.example has it) is not a conflict
+    assert Settings(_env_file=None, bot_token="").bot_token == "123:FROM-FILE"
+
+
+def test_a_secret_set_twice_or_an_unreadable_secret_file_is_an_error_that_shows_no_secret(
+    tmp_path, monkeypatch
+):
+    token = tmp_path / "token"
+    token.write_text("123:FROM-FILE")
+    monkeypatch.setenv("BOT_TOKEN_FILE", str(token))
+    with pytest.raises(ValidationError, match="both BOT_TOKEN and BOT_TOKEN_FILE") as twice:
+        Settings(_env_file=None, bot_token="123:FROM-ENV")
+    assert "FROM" not in str(twice.value)
+    monkeypatch.setenv("BOT_TOKEN_FILE", str(tmp_path / "missing"))
+    with pytest.raises(ValidationError, match="BOT_TOKEN_FILE: cannot read .*missing"):
+        Settings(_env_file=None)
+    token.write_text("\n")
+    monkeypatch.setenv("BOT_TOKEN_FILE", str(token))
+    with pytest.raises(ValidationError, match="BOT_TOKEN_FILE: .* is empty"):
+        Settings(_env_file=None)
+    # the secret from a file is checked as if it were set directly
+    monkeypatch.delenv("BOT_TOKEN_FILE")
+    token.write_text("no spaces allowed")
+    with pytest.raises(ValidationError) as bad:
+        Settings(_env_file=None, webhook_url="https://x/hook", webhook_secret_file=str(token))
+    assert "webhook_secret" in str(bad.value) and "allowed" not in str(bad.value)
