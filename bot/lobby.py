@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from html import escape
 from typing import TYPE_CHECKING
 
 from bot import codec, options
@@ -19,6 +18,7 @@ from bot.live import Answer, Game
 from bot.models import GameRecord, Seat
 from bot.outbox import Content
 from bot.render import table as render_table
+from bot.render.names import shown
 from engine.match import MatchState
 
 if TYPE_CHECKING:
@@ -178,15 +178,15 @@ class Lobby:
             text = t(
                 rec.group_lang or old.lang or rec.lang,
                 "dm.replaced",
-                group=escape(rec.chat_title or "?"),
-                name=escape(name),
+                group=shown(rec.chat_title or "?"),
+                name=shown(name),
             )
             game.notify(old.user_id, key, Content(text), oneshot=False)
         # the newcomer's hand is sent as a new message
         self.svc.outboxes.get(user_id).forget(key)
         if rec.paused and not rec.group_gone and not any(s.dm_failed for s in rec.seats):
             rec.paused = False
-        text = t(rec.lang, "table.taken_over", name=escape(name), old=old_name, n=seat + 1)
+        text = t(rec.lang, "table.taken_over", name=shown(name), old=old_name, n=seat + 1)
         game.notify(rec.chat_id, f"g{rec.id}:take:{seat}", Content(text))
         game.changed()
         return "take.ok"

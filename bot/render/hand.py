@@ -22,6 +22,7 @@ from bot.models import GameRecord
 from bot.outbox import Content
 from bot.render.cards import card_label, cards_label, counts_label, hand_lines, suit_groups
 from bot.render.keyboard import Button, Keyboard, WebAppButton
+from bot.render.names import shown
 from bot.render.table import (
     BEFORE_PLAY,
     kitty_decided,
@@ -54,7 +55,7 @@ def hand_message(
     if obs.kitty and obs.phase != "done":
         lines.append(t(lang, "dm.kitty", cards=cards_label(obs.kitty, lang)))
     if rec.group_gone:
-        lines.append(t(lang, "dm.paused.group", group=rec.chat_title or "?"))
+        lines.append(t(lang, "dm.paused.group", group=shown(rec.chat_title or "?")))
     elif rec.paused:
         lines.append(t(lang, "dm.paused"))
     if s.auto:
@@ -82,7 +83,7 @@ def _header(rec: GameRecord, obs: Observation, lang: str) -> str:
     return t(
         lang,
         "dm.header",
-        group=rec.chat_title or "?",
+        group=shown(rec.chat_title or "?"),
         n=obs.hand_number,
         seat=obs.seat + 1,
         team=t(lang, f"team.short.{obs.team_of(obs.seat)}"),
