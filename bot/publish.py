@@ -22,6 +22,7 @@ coalesces, skips what a message already shows and spends the chat's rate budget.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from html import escape
 from typing import TYPE_CHECKING
 
 from bot.i18n import t
@@ -139,7 +140,7 @@ class Publisher:
             return  # nothing its reader needs changed
         content, my_turn = render_hand.hand_message(rec, match, seat)
         if rec.status == "ended":  # the last word: no buttons any more
-            ended = t(rec.seat_lang(seat), "dm.ended", group=rec.chat_title or "?")
+            ended = t(rec.seat_lang(seat), "dm.ended", group=escape(rec.chat_title or "?"))
             content, my_turn = Content(content.text + "\n\n" + ended), False
         # A new hand moves the DM to the bottom (it notifies); so does a turn of a
         # player who may be away. After a restart nothing is known: edit in place.
