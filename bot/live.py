@@ -43,10 +43,6 @@ class Game:
     durable: bool = False
     notices: list[Notice] = field(default_factory=list)
 
-    @property
-    def lang(self) -> str:
-        return self.rec.lang
-
     def changed(self, durable: bool = True) -> None:
         """Something changed; ``durable=False``: only what the next commit may carry
         (a player's selection of cards: a power cut losing it loses nothing)."""
