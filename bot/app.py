@@ -26,9 +26,9 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest, HTTPXRequest
 
-from bot import i18n, timers
+from bot import timers
 from bot.config import Settings
-from bot.game import GameService, SeedSource
+from bot.game import GameService, SeedSource, StepFailed
 from bot.handlers import chat_lang, describe, reply
 from bot.handlers.group import on_migrate, on_my_member
 from bot.handlers.help import dm_pointer, help_cmd
@@ -38,10 +38,11 @@ from bot.handlers.manage import endgame_cmd, takeover_cmd
 from bot.handlers.play import on_callback
 from bot.handlers.rules import rules_cmd
 from bot.handlers.settings import settings_cmd, startlevel_cmd
+from bot.i18n import t
 from bot.metrics import Metrics
 from bot.outbox import Clock, LoopClock, Outboxes
 from bot.processor import GameUpdateProcessor
-from bot.ratelimit import ClockedRateLimiter
+from bot.ratelimit import ChatRateLimiter
 from bot.reach import POLLING_RETRIES, reason_of
 from bot.store import Store
 from bot.updates import UpdatesRequest
@@ -79,8 +80,8 @@ def build_application(
         .base_url(settings.telegram_base_url)
         .application_class(ShengjiApplication)
         .concurrent_updates(GameUpdateProcessor())
-        # a backstop: the outboxes pace group updates themselves
-        .rate_limiter(ClockedRateLimiter(clock, max_retries=3))
+        # per-chat limits behind the outboxes' own pacing; a 429 holds its chat only
+        .rate_limiter(ChatRateLimiter(clock, overall_rate=settings.overall_writes_per_second))
     )
     # every Bot API call is counted (ApplicationBuilder's own defaults otherwise)
     metrics = Metrics()
@@ -212,16 +213,23 @@ async def _teardown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
 
 async def _on_error(update: object, context: Any) -> None:
     """What reaches PTB's error handler: an update whose handler raised (logged once,
-    where it happened but no personal data; a command gets an apology), or polling that
-    failed (``update`` None: the outage is already logged by ``bot.reach``)."""
+    where it happened but no personal data; a failed change of a game was already, with
+    its id), and a command is answered with an apology (a press is answered by
+    ``on_callback`` itself); or polling that failed (``update`` None: the outage is
+    logged once by ``bot.reach``)."""
     error = context.error
     if update is None and isinstance(error, NetworkError):
         return
     if not isinstance(update, Update):
         log.error("%s failed", type(update).__name__, exc_info=error)
         return
-    log.error("%s failed", describe(update, context), exc_info=error)
+    if not isinstance(error, StepFailed):
+        log.error("%s failed", describe(update, context), exc_info=error)
     msg = update.effective_message
-    if update.callback_query is None and msg is not None and "service" in context.bot_data:
-        lang = await chat_lang(context, update)
-        await reply(context, msg, i18n.t(lang, "error.command"))
+    if update.callback_query is not None or msg is None or "service" not in context.bot_data:
+        return
+    key = "error.undone" if isinstance(error, StepFailed) else "error.command"
+    try:
+        await reply(context, msg, t(await chat_lang(context, update), key))
+    except Exception:
+        log.exception("could not answer update %s after its error", update.update_id)

@@ -1,6 +1,6 @@
 """How ``python -m bot`` runs the Application on Telegram: long polling, or a webhook
 (``WEBHOOK_URL``) with its secret token checked, plus the health and metrics endpoint
-(``METRICS_PORT``). python-telegram-bot does the serving; this only chooses and wires.
+(``METRICS_PORT``) and the Mini App (``WEBAPP_URL``). python-telegram-bot does the serving; this only chooses and wires.
 
 A bot that cannot work stops with one line and exit code 1 (:func:`run`): a token
 Telegram refuses, Telegram unreachable at start-up (``bot.app.START_RETRIES``), a
@@ -67,6 +67,8 @@ def _run(app: App, settings: Settings) -> None:
         )
     if settings.metrics_port:
         _serve_metrics(app, settings.metrics_listen, settings.metrics_port)
+    if settings.webapp_url:
+        _serve_webapp(app, settings)
     if settings.webhook_url:
         log.info("webhook mode: %s", settings.webhook_url)
         app.bot_data["metrics"].reach.retries = WEBHOOK_RETRIES
@@ -86,6 +88,28 @@ def _serve_metrics(app: App, host: str, port: int) -> None:
         if before_init is not None:
             await before_init(app)
         runner = await metrics.serve(app, host, port)
+
+    async def post_shutdown(app: App) -> None:
+        if runner is not None:
+            await runner.cleanup()
+        if before_shutdown is not None:
+            await before_shutdown(app)
+
+    app.post_init, app.post_shutdown = post_init, post_shutdown
+
+
+def _serve_webapp(app: App, settings: Settings) -> None:
+    """The Mini App (``bot.webapp``) beside the bot, from start-up to shutdown."""
+    from bot.webapp import server
+
+    before_init, before_shutdown = app.post_init, app.post_shutdown
+    runner: web.AppRunner | None = None
+
+    async def post_init(app: App) -> None:
+        nonlocal runner
+        if before_init is not None:
+            await before_init(app)
+        runner = await server.serve(app, settings)
 
     async def post_shutdown(app: App) -> None:
         if runner is not None:

@@ -5,6 +5,7 @@ runs and its database answers, else 503), ``/readyz`` (200 while Telegram answer
 its last call was answered, within the last ``READY_SECONDS``, or a ``getMe`` is answered
 now; else 503 with the reason, ``bot.reach``) and ``/metrics`` (Prometheus text format):
 
+- ``shengji_build_info{version}``: always 1; the label is the running bot's version
 - ``shengji_games_running``: games in play (open lobbies not counted)
 - ``shengji_updates_total{type}``: updates received (``rate()`` gives updates per second)
 - ``shengji_press_answer_seconds``: from a button press reaching the bot to its answer
@@ -33,6 +34,7 @@ from prometheus_client import (
     CollectorRegistry,
     Counter,
     Histogram,
+    Info,
     generate_latest,
 )
 from prometheus_client.core import GaugeMetricFamily
@@ -44,6 +46,7 @@ from telegram.ext import Application
 from telegram.request import BaseRequest, RequestData
 
 from bot.reach import Reach, reason_of
+from bot.version import __version__
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +66,9 @@ class Metrics:
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
+        Info("shengji_build", "The running bot", registry=self.registry).info(
+            {"version": __version__}
+        )
         self.updates = Counter(
             "shengji_updates", "Updates received", ["type"], registry=self.registry
         )

@@ -21,6 +21,7 @@ coalesces, skips what a message already shows and spends the chat's rate budget.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from html import escape
 from typing import TYPE_CHECKING
@@ -32,6 +33,7 @@ from bot.outbox import Content, Slot
 from bot.render import hand as render_hand
 from bot.render import table as render_table
 from bot.render.lobby import lobby as render_lobby
+from bot.webapp.links import table_url
 
 if TYPE_CHECKING:
     from bot.game import GameService
@@ -59,6 +61,8 @@ class Publisher:
         self._tricks: dict[int, int] = {}  # game -> completed tricks last published
         self._won_at: dict[int, float] = {}  # game -> when its last trick was won
         self._pressed: dict[int, float] = {}  # user -> when they last pressed a button
+        # called with every game published, under its lock (the Mini App's live tables)
+        self.listeners: list[Callable[[Game], None]] = []
 
     @staticmethod
     def dm_key(rec: GameRecord) -> str:
@@ -99,6 +103,8 @@ class Publisher:
             box = self.svc.outboxes.get(n.chat_id)
             box.put(n.key, n.content, oneshot=n.oneshot, thread_id=n.thread_id)
         game.notices.clear()
+        for listener in self.listeners:
+            listener(game)
 
     def _group(self, game: Game) -> None:
         rec, match = game.rec, game.match
@@ -138,7 +144,8 @@ class Publisher:
         last = self._dms.get((rec.id, seat))
         if last is not None and last.needs == needs and key in box.slots:
             return  # nothing its reader needs changed
-        content, my_turn = render_hand.hand_message(rec, match, seat)
+        app_url = table_url(self.svc.settings.webapp_url, rec.id)
+        content, my_turn = render_hand.hand_message(rec, match, seat, app_url)
         if rec.status == "ended":  # the last word: no buttons any more
             ended = t(rec.seat_lang(seat), "dm.ended", group=escape(rec.chat_title or "?"))
             content, my_turn = Content(content.text + "\n\n" + ended), False

@@ -22,7 +22,7 @@ from bot.i18n import t
 from bot.models import GameRecord
 from bot.outbox import Content
 from bot.render.cards import card_label, cards_label, counts_label, hand_lines, suit_groups
-from bot.render.keyboard import Button, Keyboard
+from bot.render.keyboard import Button, Keyboard, WebAppButton
 from bot.render.table import (
     BEFORE_PLAY,
     kitty_decided,
@@ -42,8 +42,11 @@ from engine.view import Observation
 ROW = 8
 
 
-def hand_message(rec: GameRecord, match: MatchState, seat: int) -> tuple[Content, bool]:
-    """The DM content for ``seat`` and whether it is this seat's turn to act."""
+def hand_message(
+    rec: GameRecord, match: MatchState, seat: int, app_url: str | None = None
+) -> tuple[Content, bool]:
+    """The DM content for ``seat`` and whether it is this seat's turn to act;
+    ``app_url``: the Mini App's table for this game (a last row opens it)."""
     obs = match.observation(seat)
     lang = rec.seat_lang(seat)
     s = rec.seats[seat]
@@ -69,7 +72,8 @@ def hand_message(rec: GameRecord, match: MatchState, seat: int) -> tuple[Content
     prompt = _prompt(rec, obs, one_tap, lang)
     if prompt:
         lines += ["", prompt]
-    return Content("\n".join(lines), _keyboard(rec, match, obs, lang)), obs.my_turn
+    keyboard = _keyboard(rec, match, obs, lang, app_url)
+    return Content("\n".join(lines), keyboard), obs.my_turn
 
 
 def _header(rec: GameRecord, obs: Observation, lang: str) -> str:
@@ -108,7 +112,9 @@ def _trick_line(rec: GameRecord, obs: Observation, number: int, trick: Trick, la
     if trick.winner is not None:
         won = name_of(rec, trick.winner, lang)
         return t(lang, "dm.trick_won", n=number, plays=plays, name=won, points=trick.points)
-    return t(lang, "dm.trick", n=number, plays=plays or "—")
+    if not plays and obs.turn is not None:
+        return t(lang, "dm.trick.lead", n=number, name=name_of(rec, obs.turn, lang))
+    return t(lang, "dm.trick", n=number, plays=plays)
 
 
 def _situation(rec: GameRecord, obs: Observation, lang: str) -> list[str]:
@@ -157,13 +163,15 @@ def _prompt(rec: GameRecord, obs: Observation, one_tap: bool, lang: str) -> str:
     return t(lang, "dm.your_turn.one_tap" if one_tap else "dm.your_turn")
 
 
-def _keyboard(rec: GameRecord, match: MatchState, obs: Observation, lang: str) -> Keyboard | None:
+def _keyboard(
+    rec: GameRecord, match: MatchState, obs: Observation, lang: str, app_url: str | None
+) -> Keyboard | None:
     hand_no, version = obs.hand_number, obs.version
     s = rec.seats[obs.seat]
 
     cb = codec.press_encoder(rec.id, hand_no, version)
 
-    rows: list[list[Button]] = []
+    rows: list[list[Button | WebAppButton]] = []
     phase = obs.phase
     if phase in ("burying", "playing"):
         rows += _card_rows(obs, s.selection, cb, lang)
@@ -194,6 +202,8 @@ def _keyboard(rec: GameRecord, match: MatchState, obs: Observation, lang: str) -
         actions.append(Button(t(lang, "btn.back"), cb("A")))
     for i in range(0, len(actions), 3):
         rows.append(actions[i : i + 3])
+    if app_url:
+        rows.append([WebAppButton(t(lang, "btn.table"), app_url)])
     return Keyboard.of(rows) if rows else None
 
 
