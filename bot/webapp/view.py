@@ -104,6 +104,7 @@ def _points(view: PublicView, lang: str) -> dict[str, Any]:
             won += [c for p in trick.plays for c in p.cards if points(c)]
     return {
         "team": attackers,
+        "team_name": None if attackers is None else t(lang, f"team.short.{attackers}"),
         "points": view.attackers_points,
         "take_over": take_over,
         "next": _outcome_changes(view, view.attackers_points),
@@ -181,6 +182,7 @@ def table_view(
             {
                 "name": name_of(rec, s, lang),
                 "team": view.team_of(s),
+                "team_name": t(lang, f"team.short.{view.team_of(s)}"),
                 "computer": rec.seats[s].computer,
                 "auto": rec.seats[s].auto,
                 "count": view.card_counts[s],

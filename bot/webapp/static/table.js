@@ -180,7 +180,7 @@ function renderPoints(v) {
   box.innerHTML = "";
   const pts = document.createElement("span");
   pts.className = "pts";
-  pts.textContent = T("webapp.points", { team: p.team === 0 ? "A" : "B", points: p.points });
+  pts.textContent = T("webapp.points", { team: p.team_name, points: p.points });
   box.append(pts);
   const bits = [];
   if (p.take_over != null) bits.push(T("webapp.take_over", { n: p.take_over }));
@@ -237,7 +237,7 @@ function renderSeats(v) {
     name.innerHTML = s.name + (v.me && v.me.seat === seat ? ` (${T("webapp.you")})` : "");
     const sub = document.createElement("span");
     sub.className = "sub";
-    sub.innerHTML = `<span class="team">${T("webapp.team", { team: s.team === 0 ? "A" : "B" })}</span> · ` +
+    sub.innerHTML = `<span class="team">${s.team_name}</span> · ` +
       T("webapp.cards", { n: s.count }) + (s.auto ? " 🤖" : "");
     tag.append(name, sub);
     if (v.dealer === seat) {
