@@ -190,6 +190,10 @@ class Store:
         for i, script in enumerate(_MIGRATIONS[version:], start=version + 1):
             await self.db.executescript(script)
             await self.db.execute(f"PRAGMA user_version = {i}")
+            version = i
+        # written even when nothing migrates: a database the bot may not write fails
+        # here, at start-up, not at the first move of a game
+        await self.db.execute(f"PRAGMA user_version = {version}")
         await self.db.commit()
 
     # games
