@@ -54,10 +54,6 @@ class Game:
     # the record as last saved (or loaded): what a failed change returns the game to
     saved: str = ""
 
-    @property
-    def lang(self) -> str:
-        return self.rec.lang
-
     def changed(self, durable: bool = True) -> None:
         """Something changed; ``durable=False``: only what the next commit may carry
         (a player's selection of cards: a power cut losing it loses nothing)."""

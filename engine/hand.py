@@ -36,7 +36,6 @@ The API (queries, views, events) is summarised in :mod:`engine`.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Iterator
 from typing import Annotated, Any, Literal, TypeVar
@@ -161,8 +160,6 @@ class HandState(BaseModel):
     queue: list[int] = []  # seats still to be asked in 炒底, in order
     turn: int | None = None
     buried_by: int | None = None  # who last buried (sees the kitty)
-    # the kitty was shown to all: nobody declared (then ``revealed_kitty``), or the hand ended
-    kitty_revealed: bool = False
     revealed_kitty: list[int] | None = None  # the kitty as shown when nobody declared
     redeals: int = 0
     chaodi_started: bool = False
@@ -433,7 +430,6 @@ class HandState(BaseModel):
     def _close_declaring(self, out: list[Event]) -> None:
         if not self.declaring.trump_decided:
             self.declaring.resolve_nobody(self.kitty)
-            self.kitty_revealed = True
             self.revealed_kitty = list(self.kitty)
             d = self.declaring
             assert d.dealer is not None
@@ -588,7 +584,6 @@ class HandState(BaseModel):
             match_winner=winner_team,
             multiplier=self.declaring.multiplier,
         )
-        self.kitty_revealed = True
         self.phase = "done"
         self.turn = None
 
@@ -696,13 +691,6 @@ class HandState(BaseModel):
         elif self.phase == "playing":
             for cards in legal_plays(self.ctx, self.tricks[-1], hand):
                 yield Play(seat=seat, cards=cards)
-
-    # ---- convenience for players and tests -----------------------------
-    def random_action(self, rng: random.Random) -> Action:
-        """A random legal action for whoever must act (system deals included)."""
-        from engine.players.randomplayer import random_action
-
-        return random_action(self, rng)
 
 
 _KINDS = ("deal", "show", "pass", "bury", "play", "redeal")

@@ -111,7 +111,9 @@ def _trick_line(rec: GameRecord, obs: Observation, number: int, trick: Trick, la
     if trick.winner is not None:
         won = name_of(rec, trick.winner, lang)
         return t(lang, "dm.trick_won", n=number, plays=plays, name=won, points=trick.points)
-    return t(lang, "dm.trick", n=number, plays=plays or "—")
+    if not plays and obs.turn is not None:
+        return t(lang, "dm.trick.lead", n=number, name=name_of(rec, obs.turn, lang))
+    return t(lang, "dm.trick", n=number, plays=plays)
 
 
 def _situation(rec: GameRecord, obs: Observation, lang: str) -> list[str]:
