@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +59,8 @@ class Hub:
         self._readers: dict[int, set[Reader]] = defaultdict(set)  # game -> open apps
         self._open: dict[int, int] = defaultdict(int)  # user -> open apps
         self._turns: dict[int, tuple[int, int, float]] = {}  # game -> (hand, version, since)
+        # game -> (hand, seat's cards) as last published before a burial began
+        self._before_bury: dict[int, tuple[int, list[list[int]]]] = {}
         svc.publisher.listeners.append(self.changed)
 
     # ------------------------------------------------------------------ readers
@@ -96,12 +98,26 @@ class Hub:
         rec, match = game.rec, game.match
         if match is None:
             return {"game": rec.id, "status": rec.status, "group": rec.chat_title, "lang": lang}
-        return table_view(rec, match, seat, lang, self.deadline(game))
+        return table_view(rec, match, seat, lang, self.deadline(game), self.picked(game, seat))
+
+    def picked(self, game: Game, seat: int | None) -> list[int] | None:
+        """The cards ``seat`` took up with the kitty, while it buries (if seen before)."""
+        match = game.match
+        if match is None or seat is None or match.hand.phase != "burying":
+            return None
+        before = self._before_bury.get(game.rec.id)
+        if before is None or before[0] != match.hand.hand_number:
+            return None
+        rest = Counter(match.hand.hands[seat]) - Counter(before[1][seat])
+        return sorted(rest.elements())
 
     def _clock(self, game: Game) -> None:
         match = game.match
         if match is None:
             return
+        if match.hand.phase != "burying":
+            hands = [list(h) for h in match.hand.hands]
+            self._before_bury[game.rec.id] = (match.hand.hand_number, hands)
         key = (match.hand.hand_number, match.hand.version)
         turn = self._turns.get(game.rec.id)
         if turn is None or turn[:2] != key:
