@@ -72,8 +72,11 @@ def seats_block(rec: GameRecord, view: PublicView) -> str:
 
 
 def shows_block(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
-    """Each show of the hand with what it did (亮主 / 加固 / 反主)."""
-    return [
+    """Each show of the hand with what it did (亮主 / 加固 / 反主); under joker_declare
+    first whether the dealer's team could declare when the deal ended (叫不起)."""
+    can = view.dealer_team_can_declare
+    checked = [] if can is None else [t(lang, f"table.dealer_team.{'can' if can else 'cannot'}")]
+    return checked + [
         t(
             lang,
             "table.show",
