@@ -221,7 +221,7 @@ def result_lines(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
     lines.append(t(lang, "result.levels", a=a, b=b))
     team = view.match_winner
     if team is not None:
-        names = " & ".join(name_of(rec, s, lang) for s in SEATS if view.team_of(s) == team)
+        names = " &amp; ".join(name_of(rec, s, lang) for s in SEATS if view.team_of(s) == team)
         if view.ended_by_time:  # RULES.md 11: at the limit the higher level wins
             minutes = view.rules.time_limit_min
             lines.append(t(lang, "result.by_time", minutes=minutes, a=a, b=b))
