@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from html import escape
 from typing import TYPE_CHECKING
 
+from bot import slots
 from bot.i18n import t
 from bot.live import Game
 from bot.models import GameRecord
@@ -66,7 +67,7 @@ class Publisher:
 
     @staticmethod
     def dm_key(rec: GameRecord) -> str:
-        return f"g{rec.id}:hand"
+        return slots.key(rec.id, "hand")
 
     def pressed(self, user_id: int) -> None:
         self._pressed[user_id] = self.svc.now()
@@ -113,7 +114,7 @@ class Publisher:
         box = self.svc.outboxes.get(rec.chat_id)
         th = rec.thread_id
         user = self.svc.bot_username
-        box.put(f"g{rec.id}:lobby", render_lobby(rec, user), thread_id=th)
+        box.put(slots.key(rec.id, "lobby"), render_lobby(rec, user), thread_id=th)
         if match is None:
             return
         done = sum(1 for trick in match.hand.tricks if trick.winner is not None)
@@ -123,8 +124,8 @@ class Publisher:
             self._won_at[rec.id] = self.svc.now()
         seen = _seen(box.slots.get(render_table.table_key(rec, match.hand_number)))
         calm = CALM_INTERVALS * self.svc.settings.group_interval_seconds
-        for key, content in render_table.group_messages(rec, match, user, seen):
-            family = _family(key)
+        for slot, content in render_table.group_messages(rec, match, user, seen):
+            key, family = slot.key, slot.family
             live = calm if family is not None else 0.0
             if family is not None:
                 content = replace(content, tag=done)  # how many tricks it shows
@@ -193,11 +194,3 @@ def _needs(game: Game, seat: int) -> tuple[object, ...]:
         hand.can_pass(seat) if phase == "after_deal" else None,
         hand.version if mine else None,
     )
-
-
-def _family(key: str) -> str | None:
-    # g<id>:h<n>:... slots form one family per game: a newer one supersedes unsent older ones
-    parts = key.split(":")
-    if len(parts) >= 3 and parts[1].startswith("h") and parts[2] != "result":
-        return f"{parts[0]}:table"
-    return None
