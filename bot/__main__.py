@@ -3,7 +3,7 @@
 With ``BOT_TOKEN`` set: the bot on Telegram (long polling or webhook, ``bot.hosting``).
 Without it: the sandbox (``bot.sandbox``), the same bot on the built-in fake Telegram,
 played in a local web page. ``--simulate``: a computer-only match printed as a log
-(``bot.simulate``); ``backup FILE`` copies the database while the bot runs (``bot.backup``).
+(``bot.simulate``); ``backup [FILE]`` copies the database while the bot runs (``bot.backup``).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import logging
 import sys
 
 from bot.config import NO_TOKEN_MESSAGE, Settings
+from bot.version import __version__
 
 DESCRIPTION = """\
 Shengji (升级 / 拖拉机) for Telegram group chats.
@@ -25,7 +26,7 @@ Shengji (升级 / 拖拉机) for Telegram group chats.
   ./run               with BOT_TOKEN (environment or .env; see README): the bot on Telegram,
                       by long polling, or as a webhook when WEBHOOK_URL is set.
   ./run --simulate    a match between computer players, printed as a log (no token needed).
-  ./run backup FILE   copy the database while the bot runs (./run backup --help).
+  ./run backup [FILE] copy the database while the bot runs (./run backup --help).
 
 Servers (Docker, systemd) run `python -m bot --telegram`: there a missing token is an error."""
 
@@ -44,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"shengji-bot {__version__}")
     parser.add_argument(
         "--simulate",
         action="store_true",

@@ -19,7 +19,8 @@ from telegram.request import BaseRequest, HTTPXRequest
 
 from bot import timers
 from bot.config import Settings
-from bot.game import GameService, SeedSource
+from bot.game import GameService, SeedSource, StepFailed
+from bot.handlers import chat_lang, reply
 from bot.handlers.group import on_migrate, on_my_member
 from bot.handlers.help import dm_pointer, help_cmd
 from bot.handlers.history import last_cmd, stats_cmd
@@ -28,10 +29,11 @@ from bot.handlers.manage import endgame_cmd, takeover_cmd
 from bot.handlers.play import on_callback
 from bot.handlers.rules import rules_cmd
 from bot.handlers.settings import settings_cmd, startlevel_cmd
+from bot.i18n import t
 from bot.metrics import Metrics
 from bot.outbox import Clock, LoopClock, Outboxes
 from bot.processor import GameUpdateProcessor
-from bot.ratelimit import ClockedRateLimiter
+from bot.ratelimit import ChatRateLimiter
 from bot.store import Store
 from bot.updates import UpdatesRequest
 
@@ -58,8 +60,8 @@ def build_application(
         .base_url(settings.telegram_base_url)
         .application_class(ShengjiApplication)
         .concurrent_updates(GameUpdateProcessor())
-        # a backstop: the outboxes pace group updates themselves
-        .rate_limiter(ClockedRateLimiter(clock, max_retries=3))
+        # per-chat limits behind the outboxes' own pacing; a 429 holds its chat only
+        .rate_limiter(ChatRateLimiter(clock, overall_rate=settings.overall_writes_per_second))
     )
     # every Bot API call is counted (ApplicationBuilder's own defaults otherwise)
     metrics = Metrics()
@@ -158,4 +160,18 @@ async def _teardown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
 
 
 async def _on_error(update: object, context: Any) -> None:
-    log.error("update %s caused an error", update, exc_info=context.error)
+    """A handler raised: logged (a failed change of a game was, with its id), and a
+    command is answered (a press is answered by ``on_callback`` itself)."""
+    error = context.error
+    if not isinstance(error, StepFailed):
+        log.error("update %s caused an error", update, exc_info=error)
+    if not isinstance(update, Update) or update.callback_query is not None:
+        return
+    msg = update.effective_message
+    if msg is None or "service" not in context.bot_data:
+        return
+    key = "error.undone" if isinstance(error, StepFailed) else "error"
+    try:
+        await reply(context, msg, t(await chat_lang(context, update), key))
+    except Exception:
+        log.exception("could not answer update %s after its error", update.update_id)

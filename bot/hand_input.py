@@ -126,7 +126,11 @@ class HandInput:
         hand = game.match.hand  # type: ignore[union-attr]
         if press.version != hand.version:
             return Answer(t(game.rec.seat_lang(seat), "stale"))
-        cards = list(game.rec.seats[seat].selection)
+        # the DM plays its selection; the Mini App sends the cards with the press
+        try:
+            cards = press.cards if press.arg else list(game.rec.seats[seat].selection)
+        except codec.BadData:
+            return Answer(t(game.rec.seat_lang(seat), "bad_button"))
         if hand.phase == "burying":
             return self._act(game, Bury(seat=seat, cards=cards), seat)
         return self._act(game, Play(seat=seat, cards=cards), seat)

@@ -1,6 +1,6 @@
 """How ``python -m bot`` runs the Application on Telegram: long polling, or a webhook
 (``WEBHOOK_URL``) with its secret token checked, plus the health and metrics endpoint
-(``METRICS_PORT``). python-telegram-bot does the serving; this only chooses and wires."""
+(``METRICS_PORT``) and the Mini App (``WEBAPP_URL``). python-telegram-bot does the serving; this only chooses and wires."""
 
 from __future__ import annotations
 
@@ -42,6 +42,8 @@ def run(app: App, settings: Settings) -> None:
         )
     if settings.metrics_port:
         _serve_metrics(app, settings.metrics_listen, settings.metrics_port)
+    if settings.webapp_url:
+        _serve_webapp(app, settings)
     if settings.webhook_url:
         log.info("webhook mode: %s", settings.webhook_url)
         app.run_webhook(**webhook_options(settings))
@@ -59,6 +61,28 @@ def _serve_metrics(app: App, host: str, port: int) -> None:
         if before_init is not None:
             await before_init(app)
         runner = await metrics.serve(app, host, port)
+
+    async def post_shutdown(app: App) -> None:
+        if runner is not None:
+            await runner.cleanup()
+        if before_shutdown is not None:
+            await before_shutdown(app)
+
+    app.post_init, app.post_shutdown = post_init, post_shutdown
+
+
+def _serve_webapp(app: App, settings: Settings) -> None:
+    """The Mini App (``bot.webapp``) beside the bot, from start-up to shutdown."""
+    from bot.webapp import server
+
+    before_init, before_shutdown = app.post_init, app.post_shutdown
+    runner: web.AppRunner | None = None
+
+    async def post_init(app: App) -> None:
+        nonlocal runner
+        if before_init is not None:
+            await before_init(app)
+        runner = await server.serve(app, settings)
 
     async def post_shutdown(app: App) -> None:
         if runner is not None:

@@ -3,6 +3,7 @@
 ``METRICS_PORT`` (0: off) starts an aiohttp server with ``/healthz`` (200 while the bot
 runs and its database answers, else 503) and ``/metrics`` (Prometheus text format):
 
+- ``shengji_build_info{version}``: always 1; the label is the running bot's version
 - ``shengji_games_running``: games in play (open lobbies not counted)
 - ``shengji_updates_total{type}``: updates received (``rate()`` gives updates per second)
 - ``shengji_press_answer_seconds``: from a button press reaching the bot to its answer
@@ -31,6 +32,7 @@ from prometheus_client import (
     CollectorRegistry,
     Counter,
     Histogram,
+    Info,
     generate_latest,
 )
 from prometheus_client.core import GaugeMetricFamily
@@ -40,6 +42,8 @@ from telegram._utils.defaultvalue import DEFAULT_NONE
 from telegram._utils.types import ODVInput
 from telegram.ext import Application
 from telegram.request import BaseRequest, RequestData
+
+from bot.version import __version__
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +61,9 @@ class Metrics:
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
+        Info("shengji_build", "The running bot", registry=self.registry).info(
+            {"version": __version__}
+        )
         self.updates = Counter(
             "shengji_updates", "Updates received", ["type"], registry=self.registry
         )

@@ -25,6 +25,7 @@ coalesces, skips what a message already shows and spends the chat's rate budget.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -35,6 +36,7 @@ from bot.outbox import Content, Slot
 from bot.render import hand as render_hand
 from bot.render import table as render_table
 from bot.render.lobby import lobby as render_lobby
+from bot.webapp.links import table_url
 
 if TYPE_CHECKING:
     from bot.game import GameService
@@ -67,6 +69,8 @@ class Publisher:
         self._pressed: dict[int, float] = {}  # user -> when they last pressed a button
         # game -> (the after-deal window's deadline, its clock time as shown)
         self._window_until: dict[int, tuple[float, str]] = {}
+        # called with every game published, under its lock (the Mini App's live tables)
+        self.listeners: list[Callable[[Game], None]] = []
 
     @staticmethod
     def dm_key(rec: GameRecord) -> str:
@@ -107,6 +111,8 @@ class Publisher:
             box = self.svc.outboxes.get(n.chat_id)
             box.put(n.key, n.content, oneshot=n.oneshot, thread_id=n.thread_id)
         game.notices.clear()
+        for listener in self.listeners:
+            listener(game)
 
     def _group(self, game: Game) -> None:
         rec, match = game.rec, game.match
@@ -147,7 +153,8 @@ class Publisher:
         last = self._dms.get((rec.id, seat))
         if last is not None and last.needs == needs and key in box.slots:
             return  # nothing its reader needs changed
-        content, my_turn = render_hand.hand_message(rec, match, seat, clock)
+        app_url = table_url(self.svc.settings.webapp_url, rec.id)
+        content, my_turn = render_hand.hand_message(rec, match, seat, clock, app_url)
         if rec.status == "ended":  # the last word: no buttons any more
             ended = t(rec.seat_lang(seat), "dm.ended", group=rec.chat_title or "?")
             content, my_turn = Content(content.text + "\n\n" + ended), False

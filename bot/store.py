@@ -12,6 +12,7 @@ store's one thread once hundreds of games run (~4 ms each on a plain disk).
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from pathlib import Path
 
@@ -110,6 +111,17 @@ _MIGRATIONS: list[str] = [
 ]
 
 
+def _create_private(path: Path) -> None:
+    """Create the database file readable by its owner only, whatever the umask: it holds
+    hands, user ids and names. SQLite gives its -wal and -shm files the database's mode."""
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        pass  # an existing database keeps the mode its host gave it
+    except OSError:
+        pass  # e.g. a read-only directory: SQLite's own open reports it next
+
+
 class Store:
     def __init__(self, path: Path | str) -> None:
         self.path = str(path)
@@ -119,6 +131,7 @@ class Store:
     async def open(self) -> Store:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            _create_private(Path(self.path))
         self._db = await aiosqlite.connect(self.path)
         await self._db.execute("PRAGMA journal_mode=WAL")
         # FULL: a saved action survives a power cut too, not only a crash of the bot
@@ -170,17 +183,19 @@ class Store:
         await self.save_game(rec)
         return rec
 
-    async def save_game(self, rec: GameRecord, wait: bool = True) -> None:
-        """``wait=False``: written now, committed by the next commit (soon) without
-        waiting for it."""
+    async def save_game(self, rec: GameRecord, wait: bool = True) -> str:
+        """Write the record; the JSON written. ``wait=False``: written now, committed
+        by the next commit (soon) without waiting for it."""
+        record = rec.model_dump_json()
         await self.db.execute(
             "UPDATE games SET status=?, record=?, updated_at=? WHERE id=?",
-            (rec.status, rec.model_dump_json(), time.time(), rec.id),
+            (rec.status, record, time.time(), rec.id),
         )
         if wait:
             await self._commit()
         elif self._commit_task is None:
             self._commit_task = asyncio.get_running_loop().create_task(self._commit_now())
+        return record
 
     async def load_game(self, game_id: int) -> GameRecord | None:
         async with self.db.execute("SELECT record FROM games WHERE id=?", (game_id,)) as cur:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from apscheduler.jobstores.base import JobLookupError
 from telegram.ext import CallbackContext, Job, JobQueue
 
-from bot.live import Game
+from bot.live import Game, StepFailed
 from bot.models import GameRecord
 from engine.errors import IllegalAction
 from engine.hand import Action, Deal, Pass, Show
@@ -50,12 +50,13 @@ class Deadlines:
         self.disarm_timer: Disarm = lambda *_: None
         self._armed: dict[int, Token] = {}  # game -> the token of its pending timer
 
-    def arm(self, game: Game) -> None:
+    def arm(self, game: Game, again: bool = False) -> None:
         """Arm the single timer this game needs now (or none). A timer already armed
-        for the same moment is left alone: tapping cards does not restart a turn's clock."""
+        for the same moment is left alone (tapping cards does not restart a turn's
+        clock), unless ``again`` (arming it may have failed half-way)."""
         due = self._due(game)
         game_id = game.rec.id
-        if due is not None and self._armed.get(game_id) == due[0]:
+        if due is not None and self._armed.get(game_id) == due[0] and not again:
             return
         self.disarm_timer(game_id)
         self._armed.pop(game_id, None)
@@ -272,6 +273,8 @@ def attach(service: GameService, job_queue: JobQueue) -> None:  # type: ignore[t
         game_id, token = context.job.data  # type: ignore[union-attr,misc]
         try:
             await service.deadlines.fire(game_id, token)
+        except StepFailed:
+            pass  # logged with the game's id; the game is as saved and armed again
         except asyncio.CancelledError:
             # the bot is shutting down: the game's timer is armed again at start-up
             log.info("timer %s of game %s cancelled", token, game_id)

@@ -186,7 +186,7 @@ class Declaring(BaseModel):
 
     @property
     def multiplier(self) -> int:
-        return 2**self.overturns
+        return 1 << self.overturns  # 2 ** overturns, typed int
 
     def classify(self, cards: Sequence[int]) -> Show | None:
         return classify(self.rules, self.level, cards)

@@ -36,7 +36,6 @@ The API (queries, views, events) is summarised in :mod:`engine`.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Iterator
 from typing import Annotated, Any, Literal, TypeVar
@@ -46,7 +45,7 @@ from pydantic import BaseModel, Field
 from engine import errors
 from engine.cards import HAND_SIZE, KITTY_SIZE, POINTS, Card, shuffled_shoe, total_points
 from engine.declaring import Action as ShowAction
-from engine.declaring import Declaring, may_request_redeal
+from engine.declaring import Declaring, Window, may_request_redeal
 from engine.errors import IllegalAction
 from engine.events import (
     Buried,
@@ -168,8 +167,6 @@ class HandState(BaseModel):
     queue: list[int] = []  # seats still to be asked in 炒底, in order
     turn: int | None = None
     buried_by: int | None = None  # who last buried (sees the kitty)
-    # the kitty was shown to all: nobody declared (then ``revealed_kitty``), or the hand ended
-    kitty_revealed: bool = False
     revealed_kitty: list[int] | None = None  # the kitty as shown when nobody declared
     redeals: int = 0
     chaodi_started: bool = False
@@ -192,9 +189,9 @@ class HandState(BaseModel):
         if hand_number > 1 and dealer is None:
             raise ValueError("a later hand needs its dealer")
         levels = list(levels or [rules.start_level, rules.start_level])
-        first = hand_number == 1 or dealer is None
-        level = levels[0] if first else levels[team_of(dealer)]
-        start = 0 if first else dealer
+        dealer = None if hand_number == 1 else dealer  # hand 1: the race decides
+        start = 0 if dealer is None else dealer
+        level = levels[team_of(start)]
         return cls(
             rules=rules,
             hand_number=hand_number,
@@ -204,7 +201,7 @@ class HandState(BaseModel):
             deck=shuffled_shoe(seed),
             deal_start=start,
             hands=[[], [], [], []],
-            declaring=Declaring.start(rules, level, hand_number, None if first else dealer),
+            declaring=Declaring.start(rules, level, hand_number, dealer),
         )
 
     @classmethod
@@ -246,7 +243,7 @@ class HandState(BaseModel):
             return self.result.attackers_points
         return max(0, self.trick_points + self.penalty)
 
-    def _window(self) -> str:
+    def _window(self) -> Window:
         if self.phase == "chaodi":
             return "chaodi"
         if self.phase == "after_deal" and (
@@ -440,7 +437,6 @@ class HandState(BaseModel):
     def _close_declaring(self, out: list[Event]) -> None:
         if not self.declaring.trump_decided:
             self.declaring.resolve_nobody(self.kitty)
-            self.kitty_revealed = True
             self.revealed_kitty = list(self.kitty)
             d = self.declaring
             assert d.dealer is not None
@@ -493,12 +489,13 @@ class HandState(BaseModel):
         )
 
     def _start_play(self, out: list[Event]) -> None:
+        dealer = self.dealer
+        assert dealer is not None
         self.phase = "playing"
         self.queue = []
-        self.turn = self.dealer
-        self.tricks.append(Trick(leader=self.dealer))
-        assert self.dealer is not None
-        out.append(PlayStarted(self.dealer, self.declaring.trump))
+        self.turn = dealer
+        self.tricks.append(Trick(leader=dealer))
+        out.append(PlayStarted(dealer, self.declaring.trump))
 
     # playing
     def _check_play(self, a: Play) -> None:
@@ -597,9 +594,8 @@ class HandState(BaseModel):
             levels_after=after,
             next_dealer=s.next_dealer,
             match_winner=winner_team,
-            multiplier=2**self.declaring.overturns,
+            multiplier=self.declaring.multiplier,
         )
-        self.kitty_revealed = True
         self.phase = "done"
         self.turn = None
 
@@ -714,13 +710,6 @@ class HandState(BaseModel):
         elif self.phase == "playing":
             for cards in legal_plays(self.ctx, self.tricks[-1], hand):
                 yield Play(seat=seat, cards=cards)
-
-    # ---- convenience for players and tests -----------------------------
-    def random_action(self, rng: random.Random) -> Action:
-        """A random legal action for whoever must act (system deals included)."""
-        from engine.players.randomplayer import random_action
-
-        return random_action(self, rng)
 
 
 _KINDS = ("deal", "show", "pass", "bury", "play", "redeal")

@@ -165,7 +165,7 @@ class PublicView:
     @property
     def multiplier(self) -> int:
         """The stake multiplier, ``2 ** overturns`` (RULES 7)."""
-        return 2**self.overturns
+        return 1 << self.overturns
 
     @property
     def kitty_card(self) -> Card | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import math
 import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -66,6 +67,8 @@ class TelegramCore:
         self.token = token
         self.clock = clock or FakeClock()
         self.rate_limits = rate_limits  # None: never answer 429, but still account
+        # chat -> until when its counted calls are answered 429 (``flood``)
+        self.floods: dict[int, float] = {}
         self.privacy_mode = privacy_mode
         self.callback_timeout = callback_timeout
         self.bot = User(int(token.split(":")[0]), bot_name, username=bot_username, is_bot=True)
@@ -234,11 +237,19 @@ class TelegramCore:
         if method not in COUNTED_METHODS:
             return
         now = self.clock.now()
+        until = self.floods.get(chat.id)
+        if until is not None and now < until:
+            wait = max(1, math.ceil(until - now))
+            raise ApiError(429, f"Too Many Requests: retry after {wait}", retry_after=wait)
         if self.rate_limits is not None:
             wait = self.accounting.retry_after(self.rate_limits, chat.id, chat.is_group, now)
             if wait is not None:
                 raise ApiError(429, f"Too Many Requests: retry after {wait}", retry_after=wait)
         self.accounting.record(chat.id, now)
+
+    def flood(self, chat_id: int, seconds: float) -> None:
+        """Answer 429 to the chat's counted calls for ``seconds`` (from now)."""
+        self.floods[chat_id] = self.clock.now() + seconds
 
     # ------------------------------------------------------------ messages & people
     def store(self, chat: Chat, sender: User | None, **fields: Any) -> Message:

@@ -22,7 +22,7 @@ from telegram.ext import ContextTypes
 
 from bot import codec
 from bot.codec import END_KINDS, LOBBY_KINDS, Kind
-from bot.game import Answer
+from bot.game import Answer, StepFailed
 from bot.handlers import chat_lang, is_admin, service
 from bot.handlers.manage import end_press
 from bot.handlers.settings import settings_press
@@ -37,6 +37,8 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         return
     try:
         answer = await _route(update, context)
+    except StepFailed:  # logged with the game's id; the game is as it was saved
+        answer = Answer(t(await chat_lang(context, update), "error.undone"), alert=True)
     except Exception:
         log.exception("callback %r failed", query.data)
         answer = Answer(t(await chat_lang(context, update), "error"), alert=True)

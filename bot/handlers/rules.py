@@ -68,7 +68,7 @@ def rules_text(lang: str, rules: RuleSet, topic: str | None, running: RuleSet | 
         else:
             body += "\n" + t(lang, "rules.end.target", level=rank_label(target))
         if rules.must_play:
-            ranks = ", ".join(rank_label(r) for r in rules.must_play)
+            ranks = t(lang, "list.sep").join(rank_label(r) for r in rules.must_play)
             body += "\n" + t(lang, "rules.must_play", ranks=ranks)
         if rules.time_limit_min:
             body += "\n" + t(lang, "rules.time_limit", minutes=rules.time_limit_min)

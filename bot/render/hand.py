@@ -30,7 +30,7 @@ from bot.i18n import t
 from bot.models import GameRecord
 from bot.outbox import Content
 from bot.render.cards import card_label, cards_label, counts_label, hand_lines, suit_groups
-from bot.render.keyboard import Button, Keyboard
+from bot.render.keyboard import Button, Keyboard, WebAppButton
 from bot.render.table import (
     BEFORE_PLAY,
     kitty_decided,
@@ -63,10 +63,16 @@ class TurnClock:
 
 
 def hand_message(
-    rec: GameRecord, match: MatchState, seat: int, clock: TurnClock | None = None
+    rec: GameRecord,
+    match: MatchState,
+    seat: int,
+    clock: TurnClock | None = None,
+    app_url: str | None = None,
 ) -> tuple[Content, bool]:
     """The DM content for ``seat`` and whether it is this seat's turn to act (always
-    False once the game is no longer running: an ended game asks nothing)."""
+    False once the game is no longer running: an ended game asks nothing); ``clock``:
+    the deadline of what it is asked to do; ``app_url``: the Mini App's table for this
+    game (a last row opens it)."""
     obs = match.observation(seat)
     lang = rec.seat_lang(seat)
     s = rec.seats[seat]
@@ -98,7 +104,7 @@ def hand_message(
         lines += ["", prompt]
     if clock is not None and live and (my_turn or obs.phase == "after_deal"):
         lines.append(_clock_line(clock, lang))
-    keyboard = _keyboard(rec, match, obs, lang, picked) if live else None
+    keyboard = _keyboard(rec, match, obs, lang, picked, app_url) if live else None
     return Content("\n".join(lines), keyboard), my_turn
 
 
@@ -164,7 +170,7 @@ def _tricks(rec: GameRecord, obs: Observation, lang: str, my_turn: bool) -> list
             plays = _plays(rec, obs, current, len(current.plays), lang)
             lines.append(t(lang, "dm.trick.now", n=n, plays=plays))
         else:
-            lines.append(t(lang, "dm.trick.lead", n=n))
+            lines.append(t(lang, "dm.trick.you_lead", n=n))
         return lines
     mine = next((i for i, p in enumerate(current.plays) if p.seat == obs.seat), None)
     if mine is not None:
@@ -228,14 +234,19 @@ def _prompt(rec: GameRecord, match: MatchState, obs: Observation, lang: str, liv
 
 
 def _keyboard(
-    rec: GameRecord, match: MatchState, obs: Observation, lang: str, picked: list[int]
+    rec: GameRecord,
+    match: MatchState,
+    obs: Observation,
+    lang: str,
+    picked: list[int],
+    app_url: str | None,
 ) -> Keyboard | None:
     hand_no, version = obs.hand_number, obs.version
     s = rec.seats[obs.seat]
 
     cb = codec.press_encoder(rec.id, hand_no, version)
 
-    rows: list[list[Button]] = []
+    rows: list[list[Button | WebAppButton]] = []
     phase = obs.phase
     if phase in ("burying", "playing"):
         rows += _card_rows(obs, s.selection, cb, lang, picked)
@@ -269,6 +280,8 @@ def _keyboard(
         actions.append(Button(t(lang, "btn.auto.off"), cb("A")))
     for i in range(0, len(actions), 3):
         rows.append(actions[i : i + 3])
+    if app_url:
+        rows.append([WebAppButton(t(lang, "btn.table"), app_url)])
     return Keyboard.of(rows) if rows else None
 
 

@@ -22,7 +22,7 @@ def value_text(lang: str, opt: Option, value: Any) -> str:
     codes = codes_of(opt, value)
     if opt.multi:
         labels = [opt.text(lang, c) for c in opt.choices if c in codes]
-        return ", ".join(labels) or t(lang, "opt.none")
+        return t(lang, "list.sep").join(labels) or t(lang, "opt.none")
     if codes:
         return opt.text(lang, next(iter(codes)))
     return opt.text(lang, _number(value)) if opt.label is not None else str(value)

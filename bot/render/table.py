@@ -18,7 +18,7 @@ from html import escape
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import codec
-from bot.i18n import t
+from bot.i18n import plural, t
 from bot.models import GameRecord
 from bot.outbox import Content
 from bot.render.cards import cards_label, rank_label, suit_label
@@ -191,7 +191,7 @@ def situation(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
     if phase == "dealing":
         lines.append(t(lang, "table.dealing", dealt=view.dealt, total=view.deal_total))
     elif phase == "after_deal":
-        waiting = ", ".join(name_of(rec, s, lang) for s in view.waiting_for)
+        waiting = t(lang, "list.sep").join(name_of(rec, s, lang) for s in view.waiting_for)
         lines.append(t(lang, "table.window", names=waiting))
     elif phase == "burying":
         lines.append(t(lang, "table.burying", name=name_of(rec, view.turn, lang)))  # type: ignore[arg-type]
@@ -247,14 +247,6 @@ def points_text(view: PublicView, lang: str) -> list[str]:
     return lines
 
 
-def outcome_text(lang: str, side: str, steps: int) -> str:
-    """Who goes up by how many levels, in words (no "+0 level(s)")."""
-    if side == "attackers" and steps == 0:
-        return t(lang, "outcome.take_over")
-    key = "outcome.one" if steps == 1 else "outcome.many"
-    return t(lang, key, side=t(lang, f"result.winner.{side}"), steps=steps)
-
-
 def table_message(
     rec: GameRecord, match: MatchState, bot_username: str = "bot", seen: int | None = None
 ) -> Content:
@@ -297,9 +289,11 @@ def result_lines(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
             total=r.attackers_points,
         )
     )
-    if r.multiplier > 1:
-        lines.append(t(lang, "result.multiplier", m=r.multiplier))
-    lines.append(outcome_text(lang, r.winner, r.steps) + t(lang, "outcome.end"))
+    if r.multiplier > 1:  # RULES.md 7: reported only; 2 ** overturns
+        overturns = r.multiplier.bit_length() - 1
+        lines.append(t(lang, "result.multiplier", m=r.multiplier, n=overturns))
+    side = t(lang, f"result.winner.{r.winner}")
+    lines.append(plural(lang, "result.outcome", r.steps, side=side))
     a, b = (rank_label(x) for x in r.levels_after)
     lines.append(t(lang, "result.levels", a=a, b=b))
     team = view.match_winner

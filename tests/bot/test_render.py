@@ -134,11 +134,11 @@ def test_the_header_tells_level_trump_dealer_and_both_teams_levels():
     trump = suit_label(hand.trump, "en")
     content, _ = hand_message(rec, m, 1)
     assert f"trump <b>{trump}</b> · dealer {NAMES[dealer]}" in content.text
-    assert "Levels: A 2 · B 2" in content.text
-    assert "(team B)" in content.text
+    assert "Levels: N–S 2 · E–W 2" in content.text
+    assert "seat 2 (E–W)" in content.text
     table = table_text(rec, m)
     assert f"trump <b>{trump}</b> · dealer {NAMES[dealer]}" in table
-    assert "Levels: A 2 · B 2" in table
+    assert "Levels: N–S 2 · E–W 2" in table
 
 
 def test_without_a_group_language_each_seat_reads_its_own_and_the_group_setting_wins():
@@ -222,8 +222,8 @@ def test_the_group_table_shows_the_trick_as_it_grows_with_who_is_winning_it():
         marked = [line for line in lines if line.endswith("⬅ winning")]
         assert len(marked) == 1 and marked[0].startswith(NAMES[best] + ":")
         assert lines[-1] == f"… {NAMES[hand.turn]} to play"
-        attackers = "B" if hand.dealer in (0, 2) else "A"
-        assert f"Attackers' points (team {attackers}): <b>{hand.attackers_points}</b>" in text
+        attackers = "E–W" if hand.dealer in (0, 2) else "N–S"
+        assert f"Attackers' points ({attackers}): <b>{hand.attackers_points}</b>" in text
 
 
 def test_every_group_table_holds_the_last_completed_trick_in_full():
@@ -339,15 +339,15 @@ def test_the_dm_result_tells_the_outcome_the_levels_and_the_next_dealer():
     m = _finished_hand()
     r = m.hand.result
     side = "The attackers take over" if r.winner == "attackers" else "The defenders hold"
-    outcome = f"{side}: up {r.steps} level" if r.steps else "take over (no level gained)"
     for seat in range(4):
         content, mine = hand_message(record(), m, seat)
         assert not mine and content.markup is None
         text = content.text
         assert "Hand 1 is over" in text
-        assert outcome in text and "(s)" not in text
+        gained = {0: "no level gained", 1: "+1 level"}.get(r.steps, f"+{r.steps} levels")
+        assert f"{side}: {gained}." in text
         a, b = (rank_label(x) for x in r.levels_after)
-        assert f"Levels now: A {a} · B {b}" in text
+        assert f"Levels now: N–S {a} · E–W {b}" in text
         assert f"Next dealer: {NAMES[r.next_dealer]}." in text
         assert f"<b>{r.attackers_points}</b>" in text
 

@@ -11,6 +11,7 @@ from engine.cards import HEARTS, parse_cards, parse_rank
 from engine.errors import IllegalAction
 from engine.hand import Deal, HandState, Play, Trick, team_of
 from engine.match import MatchState
+from engine.players.randomplayer import random_action
 from engine.rules import RuleSet
 
 A = parse_rank("A")
@@ -49,7 +50,7 @@ def finish(match: MatchState) -> None:
 
 def play_hand(match: MatchState, rng: random.Random) -> None:
     while match.hand.phase != "done":
-        match.apply(match.hand.random_action(rng))
+        match.apply(random_action(match.hand, rng))
 
 
 def test_first_hand_is_dealt_from_the_host_at_the_start_level():

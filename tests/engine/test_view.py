@@ -36,6 +36,7 @@ from engine.events import (
 )
 from engine.hand import Bury, Deal, HandState, Pass, Play, PublicView, Show, ToAct
 from engine.match import MatchState
+from engine.players.randomplayer import random_action
 from engine.rules import PRESETS, RuleSet
 from tests.engine.test_hand import (
     bury_first,
@@ -56,7 +57,7 @@ def run_events(state: HandState, seed: int = 0) -> list:  # type: ignore[type-ar
     rng = random.Random(seed)
     events = []
     while state.phase != "done":
-        events += state.apply(state.random_action(rng))
+        events += state.apply(random_action(state, rng))
     return events
 
 
@@ -187,7 +188,7 @@ def test_match_view_names_the_winner():
     while not match.finished:
         if match.hand.phase == "done":
             events += match.start_next_hand()
-        events += match.apply(match.hand.random_action(rng))
+        events += match.apply(random_action(match.hand, rng))
     view = match.public_observation()
     assert view.match_winner == match.winner is not None
     assert events[-1] == MatchWon(match.winner)
@@ -258,7 +259,7 @@ def test_next_hand_reports_its_start():
     match = MatchState.new(RuleSet.from_preset("classic"), 5)
     rng = random.Random(0)
     while match.hand.phase != "done":
-        match.apply(match.hand.random_action(rng))
+        match.apply(random_action(match.hand, rng))
     assert match.next_actor() == ToAct("next_hand")
     dealer = match.hand.result.next_dealer  # type: ignore[union-attr]
     assert match.start_next_hand() == [HandStarted(2, dealer, match.hand.level)]
@@ -339,7 +340,7 @@ def test_is_legal_agrees_with_apply(preset: str):
                 assert legal == applied, action
                 if rng.random() < 0.02:
                     break
-            state.apply(state.random_action(rng))
+            state.apply(random_action(state, rng))
 
 
 # ---- nothing hidden leaks ------------------------------------------------------------
@@ -432,7 +433,7 @@ def test_public_view_of_a_seat_free_observer_leaks_no_hidden_card(
                 assert_same_public_view(state, other)
         if state.phase == "done":
             break
-        events = state.apply(state.random_action(rng))
+        events = state.apply(random_action(state, rng))
         # events are public too: they name only cards the table has seen
         named: set[int] = set()
         for e in events:
