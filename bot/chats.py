@@ -79,6 +79,18 @@ class ChatLifecycle:
         await self.svc.change(game, lambda g: self.dm_back(g, user_id))
         return "join.back"
 
+    async def dm_started(self, user_id: int) -> list[Game]:
+        """A bare /start in the DM (what unblocking the bot sends): every running game
+        the person sits in sends their hand anew, and resumes if it waited for them."""
+        games = [
+            g
+            for g in list(self.svc.games.values())
+            if g.rec.status == "running" and g.rec.seat_of(user_id) is not None
+        ]
+        for game in games:
+            await self.svc.change(game, lambda g: self.dm_back(g, user_id))
+        return games
+
     def dm_back(self, game: Game, user_id: int) -> None:
         """(A step.) The player's DM works again: their hand is sent anew."""
         rec = game.rec

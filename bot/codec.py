@@ -125,8 +125,16 @@ def press_encoder(game: int, hand: int, version: int) -> Callable[..., str]:
     return encode
 
 
+def _size(data: str) -> int:
+    """Bytes in UTF-8; forged data that is not valid Unicode (a lone surrogate) is bad."""
+    try:
+        return len(data.encode())
+    except UnicodeEncodeError:
+        raise BadData("not valid Unicode") from None
+
+
 def decode(data: str | None) -> Press:
-    if not data or len(data.encode()) > MAX_BYTES:
+    if not data or _size(data) > MAX_BYTES:
         raise BadData(data)
     parts = data.split("|")
     if len(parts) != 5 or parts[0] not in _KINDS:
@@ -146,6 +154,8 @@ def settings_data(key: str, value: str) -> str:
 
 
 def decode_settings(data: str) -> tuple[str, str]:
+    if _size(data) > MAX_BYTES:
+        raise BadData(data)
     parts = data.split("|")
     if len(parts) != 3 or parts[0] != "cfg":
         raise BadData(data)

@@ -130,6 +130,9 @@ class PublicView:
     revealed_kitty: list[Card] | None = None
     show_records: tuple[ShowRecord, ...] = ()  # each show with what it did
     overturns: int = 0
+    # later_declare = dealer_team: whether the dealer's team could declare when the deal
+    # ended with nothing declared (False: 叫不起, the attackers may); None: not asked
+    dealer_team_can_declare: bool | None = None
     passed: tuple[Seat, ...] = ()  # after-deal window: passed since the last show
     match_winner: Team | None = None
     ended_by_time: bool = False

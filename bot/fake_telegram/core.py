@@ -88,6 +88,11 @@ class TelegramCore:
         self._supergroup_ids = itertools.count(1_000_000_001)
         self._wakeup = asyncio.Event()
         self.closing = False
+        # faults a test may switch on: no call gets an answer (the transports fail as a
+        # network does); every edit answers ``true`` (as the Bot API does for inline
+        # messages, and some emulators for all) instead of the edited message
+        self.unreachable = False
+        self.edits_answer_true = False
         self.inflight = 0
         self.last_activity = time.monotonic()
         # called after every request but getUpdates (the sandbox's page follows the chats)
@@ -190,6 +195,8 @@ class TelegramCore:
                 self.last_activity = time.monotonic()
                 for watcher in self.watchers:
                     watcher()
+        if self.edits_answer_true and name.startswith("edit"):
+            result = True
         record.result = result
         if polling and result:
             self.last_activity = time.monotonic()

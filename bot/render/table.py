@@ -75,8 +75,11 @@ def seats_block(rec: GameRecord, view: PublicView) -> str:
 
 
 def shows_block(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
-    """Each show of the hand with what it did (亮主 / 加固 / 反主)."""
-    return [
+    """Each show of the hand with what it did (亮主 / 加固 / 反主); under joker_declare
+    first whether the dealer's team could declare when the deal ended (叫不起)."""
+    can = view.dealer_team_can_declare
+    checked = [] if can is None else [t(lang, f"table.dealer_team.{'can' if can else 'cannot'}")]
+    return checked + [
         t(
             lang,
             "table.show",
@@ -298,7 +301,7 @@ def result_lines(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
     lines.append(t(lang, "result.levels", a=a, b=b))
     team = view.match_winner
     if team is not None:
-        names = " & ".join(name_of(rec, s, lang) for s in SEATS if view.team_of(s) == team)
+        names = " &amp; ".join(name_of(rec, s, lang) for s in SEATS if view.team_of(s) == team)
         if view.ended_by_time:  # RULES.md 11: at the limit the higher level wins
             minutes = view.rules.time_limit_min
             lines.append(t(lang, "result.by_time", minutes=minutes, a=a, b=b))

@@ -16,7 +16,7 @@ from bot.render.lobby import lobby
 from bot.render.names import clip
 from bot.render.table import group_messages, result_message, table_message
 from engine.cards import BJ, LJ
-from engine.hand import Bury, Deal, Pass, Play, Show
+from engine.hand import Bury, Deal, HandState, Pass, Play, Show
 from engine.match import MatchState
 from engine.players import choose_action, choose_bury, suggest
 from engine.ranking import TRUMP
@@ -468,3 +468,33 @@ def test_the_dm_keyboard_is_sent_and_digested_exactly_as_ptbs_would_be():
         )
         assert content.markup_json == json.dumps(ptb.to_dict(), sort_keys=True)
         assert codec.decode(rows[0][0].callback_data).kind == "T"
+
+
+def test_joker_declare_everyone_reads_whether_the_dealers_team_could_declare():
+    """RULES 12: when a later hand's deal ends with nothing declared, the table says at
+    once whether the dealer's team can declare (叫不起: then the attackers may)."""
+    rules = RuleSet.from_preset("joker_declare")
+    lines = {
+        False: {"en": "The dealer's team cannot declare", "zh": "庄家方叫不起"},
+        True: {"en": "The dealer's team can declare", "zh": "庄家方叫得起"},
+    }
+    seen = set()
+    for seed in range(100):
+        m = MatchState.new(rules, seed)
+        m.hand = HandState.new(rules, seed, 2, 0, m.levels)
+        m.apply(Deal(n=96))
+        for lang in ("en", "zh"):  # not before the deal ends
+            assert not any(w[lang] in table_text(record(lang), m) for w in lines.values())
+        m.apply(Deal(n=4))
+        can = m.hand.public_observation().dealer_team_can_declare
+        if can is None or can in seen:
+            continue
+        seen.add(can)
+        for lang in ("en", "zh"):
+            rec = record(lang)
+            for _, content in group_messages(rec, m):
+                assert lines[can][lang] in content.text
+                assert lines[not can][lang] not in content.text
+            for seat in range(4):
+                assert lines[can][lang] in hand_message(rec, m, seat)[0].text
+    assert seen == {True, False}
