@@ -145,12 +145,14 @@ class PlayStarted:
 @dataclass(slots=True)
 class ThrowFailed:
     """A throw failed (RULES 8.3): ``seat`` tried ``attempted`` and must play ``forced``;
-    ``penalty`` is the change to the attackers' points (negative if an attacker threw)."""
+    ``penalty`` is the change to the attackers' points (negative if an attacker threw);
+    ``beaten_by``: what in another hand beat the forced unit (the table sees it)."""
 
     seat: Seat
     attempted: tuple[Card, ...]
     forced: tuple[Card, ...]
     penalty: int
+    beaten_by: tuple[Card, ...] = ()
     kind: Literal["throw_failed"] = "throw_failed"
 
 

@@ -72,7 +72,14 @@ from engine.records import HandResult, PlayRecord, Trick, failed_throw_penalty
 from engine.rules import RuleSet
 from engine.scoring import kitty_bonus_for_lead, settle_hand
 from engine.seats import Seat, team_of
-from engine.tricks import check_follow, check_lead, check_throw, is_legal_follow, trick_winner
+from engine.tricks import (
+    check_follow,
+    check_lead,
+    check_throw,
+    is_legal_follow,
+    throw_beater,
+    trick_winner,
+)
 from engine.units import Unit
 from engine.view import Observation, Phase, PublicView, ToAct, next_actor
 
@@ -541,10 +548,15 @@ class HandState(BaseModel):
             others = [self.hands[(a.seat + i) % 4] for i in (1, 2, 3)]
             forced = check_throw(ctx, cards, others)
             if forced is not None:
-                record = PlayRecord(seat=a.seat, cards=list(forced), attempted=cards)
+                beaten_by = throw_beater(ctx, forced, others)
+                record = PlayRecord(
+                    seat=a.seat, cards=list(forced), attempted=cards, beaten_by=beaten_by
+                )
                 penalty = failed_throw_penalty(self.rules, record, self.defenders)
                 self.penalty += penalty
-                out.append(ThrowFailed(a.seat, tuple(cards), tuple(forced), penalty))
+                out.append(
+                    ThrowFailed(a.seat, tuple(cards), tuple(forced), penalty, tuple(beaten_by))
+                )
         for c in record.cards:
             hand.remove(c)
         trick.plays.append(record)
@@ -676,6 +688,13 @@ class HandState(BaseModel):
         """Who or what must act next: the deal, the after-deal window (the seats that
         have not passed), the one seat whose turn it is, or nobody (hand over)."""
         return next_actor(self.phase, self.turn, self.passes)
+
+    def picked_up(self, seat: Seat) -> list[Card]:
+        """The kitty cards ``seat`` picked up, while it buries them (the kitty is added
+        at the end of the hand it picks it up into), else []."""
+        if self.phase != "burying" or self.turn != seat:
+            return []
+        return self.ctx.sorted(self.hands[seat][-KITTY_SIZE:])
 
     def cards_to_play(self, seat: Seat) -> int | None:
         """How many cards ``seat`` must put down now: 8 to bury, the lead's size to

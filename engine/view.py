@@ -92,6 +92,7 @@ class FailedThrow:
     attempted: tuple[Card, ...]
     forced: tuple[Card, ...]
     penalty: int
+    beaten_by: tuple[Card, ...] = ()
 
 
 @dataclass(slots=True, kw_only=True)
@@ -221,6 +222,7 @@ class PublicView:
                 attempted=tuple(p.attempted),
                 forced=tuple(p.cards),
                 penalty=failed_throw_penalty(self.rules, p, defenders),
+                beaten_by=tuple(p.beaten_by or ()),
             )
             for i, trick in enumerate(self.tricks)
             for p in trick.plays

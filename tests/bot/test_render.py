@@ -267,7 +267,7 @@ def test_a_table_told_what_the_group_saw_repeats_every_trick_it_missed_in_full()
         assert "<b>Trick 6</b>" in text  # and the trick being played
 
 
-def test_the_dm_shows_the_last_trick_until_the_next_one_completes():
+def test_the_dm_shows_the_last_trick_as_finished_until_the_next_one_completes():
     m, _ = buried_match()
     rng = random.Random(9)
     rec = record()
@@ -278,21 +278,42 @@ def test_the_dm_shows_the_last_trick_until_the_next_one_completes():
     for _ in range(3):  # the next trick grows: the finished one stays in view
         for seat in range(4):
             content, _ = hand_message(rec, m, seat)
-            line = next(x for x in content.text.splitlines() if x.startswith("Trick 2:"))
+            line = next(x for x in content.text.splitlines() if x.startswith("Trick 2 (finished):"))
             assert line.endswith(f"→ 🏆 {NAMES[first_done.winner]} +{first_done.points}")
         play_one(m, rng)
     content, _ = hand_message(rec, m, hand.turn)
-    assert "Trick 3: " in content.text
+    assert "Trick 3 (now): " in content.text
     best = hand.current_trick.plays[
         trick_winner(hand.ctx, [p.cards for p in hand.current_trick.plays])
     ].seat
     assert re.search(rf"{NAMES[best]} [^·]*⬅ winning", content.text)
     play_one(m, rng)  # the trick completes: it is now the last one shown
     content, _ = hand_message(rec, m, 0)
-    assert "Trick 2:" not in content.text and "→ 🏆" in content.text
+    assert "Trick 2 " not in content.text and "Trick 3 (finished)" in content.text
 
 
-def test_the_turn_is_unmistakable_and_the_others_see_whom_they_wait_for():
+def test_between_turns_the_dm_shows_the_trick_only_up_to_the_readers_play():
+    """What others play later would make a live line false: a DM shows the trick in
+    progress up to its reader's own play, no winning mark, no "waiting for"."""
+    m, _ = buried_match()
+    rng = random.Random(4)
+    rec = record()
+    while len(m.hand.tricks) < 2 or len(m.hand.current_trick.plays) != 2:
+        play_one(m, rng)
+    trick = m.hand.current_trick
+    first, second = trick.plays[0].seat, trick.plays[1].seat
+    text = hand_message(rec, m, first)[0].text
+    line = next(x for x in text.splitlines() if x.startswith("Trick 2 up to your play:"))
+    assert NAMES[second] not in line and "winning" not in text
+    assert t("en", "dm.not_your_turn") in text
+    text = hand_message(rec, m, second)[0].text
+    assert NAMES[first] in next(x for x in text.splitlines() if "up to your play" in x)
+    waiting = (s for s in range(4) if s not in (first, second) and s != m.hand.turn)
+    for seat in waiting:  # not played in it yet: the trick is not shown
+        assert "Trick 2" not in hand_message(rec, m, seat)[0].text
+
+
+def test_the_turn_is_unmistakable_and_the_others_are_told_when_it_comes():
     m, _ = buried_match()
     rec = record()
     turn = m.hand.turn
@@ -301,9 +322,9 @@ def test_the_turn_is_unmistakable_and_the_others_see_whom_they_wait_for():
         assert mine == (seat == turn)
         last = content.text.splitlines()[-1]
         if seat == turn:
-            assert last.startswith("👉 <b>Your turn.</b>")
+            assert last.startswith("👉 <b>Your turn to lead.</b>")
         else:
-            assert last == f"⏳ Waiting for {NAMES[turn]} to play."
+            assert last == t("en", "dm.not_your_turn")
 
 
 def _finished_hand(seed=11):
@@ -420,7 +441,14 @@ def test_the_prompt_says_when_one_tap_plays():
         trick = hand.current_trick
         one = bool(trick.plays) and len(trick.plays[0].cards) == 1
         assert mine and ("one tap plays it" in last) == one
-        assert ("Tap cards, then ▶️ Play." in last) == (not one)
+        need = hand.cards_to_play(hand.turn)
+        if need is None:
+            assert "Your turn to lead" in last
+        elif need > 1:
+            assert f"follow with {need} cards (0 selected)" in last
+            assert any(
+                f"▶️ Play 0/{need}" == b.text for row in content.markup.inline_keyboard for b in row
+            )
         seen.add(one)
         play_one(m, rng)
     assert seen == {True, False}
