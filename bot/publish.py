@@ -14,6 +14,9 @@ coalesces, skips what a message already shows and spends the chat's rate budget.
 * A turn is announced by editing the DM in place; only a player who may be away (no
   press for ``AWAY_SECONDS``) gets a new message (it notifies; the old one is
   deleted). A new hand always starts with a new message at the bottom of the DM.
+* While a player has the Mini App open (``app_open``) it shows them everything: their DM
+  waits, but for a turn reaching them while they may be away; when the app closes the
+  DM is brought up to date at once (``bot.webapp.live``), so it is never stale.
 * The group: whatever ``render.table.group_messages`` lists, edited in place, the live
   table at most every ``CALM_INTERVALS`` pacing intervals, but a state in which a trick
   was just completed goes out at once (*urgent*). Whatever the group's output skipped,
@@ -73,6 +76,8 @@ class Publisher:
         self._window_until: dict[int, tuple[float, str]] = {}
         # called with every game published, under its lock (the Mini App's live tables)
         self.listeners: list[Callable[[Game], None]] = []
+        # whether a person has the Mini App open (their DM may then wait: ``_dm``)
+        self.app_open: Callable[[int], bool] = lambda user_id: False
 
     @staticmethod
     def dm_key(rec: GameRecord) -> str:
@@ -80,6 +85,10 @@ class Publisher:
 
     def pressed(self, user_id: int) -> None:
         self._pressed[user_id] = self.svc.now()
+
+    def _wake(self, user_id: int, needs: tuple[object, ...], last: _Shown | None) -> bool:
+        """Their turn came and they may be away: the DM notifies, whatever else shows it."""
+        return bool(needs[0]) and (last is None or not last.needs[0]) and self._away(user_id)
 
     def _away(self, user_id: int) -> bool:
         last = self._pressed.get(user_id)
@@ -155,6 +164,8 @@ class Publisher:
         last = self._dms.get((rec.id, seat))
         if last is not None and last.needs == needs and key in box.slots:
             return  # nothing its reader needs changed
+        if key in box.slots and self.app_open(s.user_id) and not self._wake(s.user_id, needs, last):
+            return  # their Mini App shows it all; the DM catches up when the app closes
         app_url = table_url(self.svc.settings.webapp_url, rec.id)
         content, my_turn = render_hand.hand_message(rec, match, seat, clock, app_url)
         if rec.status == "ended":  # the last word: no buttons any more
