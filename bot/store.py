@@ -112,6 +112,10 @@ _MIGRATIONS: list[str] = [
         WHERE g.status IN ('lobby', 'running')
           AND json_extract(g.record, '$.seats[' || m.key || '].user_id') IS NOT NULL;
     """,
+    # the users table of the first version was never read or written
+    """
+    DROP TABLE users;
+    """,
 ]
 
 
