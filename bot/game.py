@@ -22,12 +22,12 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from bot import history
+from bot import history, slots
 from bot.chats import ChatLifecycle
 from bot.computer import Computers
 from bot.config import Settings
 from bot.hand_input import HandInput
-from bot.live import Answer, Game, Notice
+from bot.live import Answer, Game, Notice, StepFailed
 from bot.lobby import Lobby
 from bot.models import GameRecord
 from bot.outbox import Clock, Outboxes
@@ -45,7 +45,7 @@ T = TypeVar("T")
 SeedSource = Callable[[], int]
 Step = Callable[[Game], "T | Awaitable[T]"]
 
-__all__ = ["Answer", "Game", "GameService", "Notice", "SeedSource", "system_seed"]
+__all__ = ["Answer", "Game", "GameService", "Notice", "SeedSource", "StepFailed", "system_seed"]
 
 
 def system_seed() -> int:
@@ -90,19 +90,52 @@ class GameService:
     # ------------------------------------------------------------------ the change path
     async def change(self, game: Game, step: Step[T]) -> T:
         """Run ``step`` on the game under its lock; if it changed anything: save once,
-        publish once, arm the game's timer once."""
+        publish once, arm the game's timer once.
+
+        Whatever raises, the game is left as it was last saved, the failure logged
+        once with the game's id. Up to the save (the step, the engine, the history, the
+        save itself) nothing happened: the game returns to its saved record and
+        :class:`StepFailed` tells the caller, who answers the person. After the save
+        the change stands: a failing publish or timer is repaired (the game shown and
+        armed again, as saved) and the step's result returned."""
         async with game.lock:
+            window = game.window_deadline
             game.dirty = game.durable = False
-            out = step(game)
-            if inspect.isawaitable(out):
-                out = await out
-            if game.dirty:
-                await self._hand_over(game)
-                await self.save(game)
-                self.publisher.publish(game)
-                self.deadlines.arm(game)
+            try:
+                out = step(game)
+                if inspect.isawaitable(out):
+                    out = await out
+                if game.dirty:
+                    await self._hand_over(game)
+                    await self.save(game)
+            except Exception as e:
+                self._failed(game, "changing it", window)
+                raise StepFailed(game.rec.id) from e
+            try:
+                if game.dirty:
+                    self.publisher.publish(game)
+                    self.deadlines.arm(game)
+            except Exception:
+                self._failed(game, "showing it or arming its timer", game.window_deadline)
+            finally:
                 game.dirty = game.durable = False
             return out  # type: ignore[return-value]
+
+    def _failed(self, game: Game, doing: str, window: float | None) -> None:
+        """(Under the game's lock, in an ``except``.) Log the failure once; the game
+        becomes its saved record again, and its chats and timer follow that record."""
+        log.exception("game %s: %s failed; the game is as it was last saved", game.rec.id, doing)
+        game.rec = GameRecord.model_validate_json(game.saved)
+        rec = game.rec
+        game.match = MatchState.model_validate_json(rec.match_json) if rec.match_json else None
+        game.window_deadline = window
+        game.notices.clear()
+        game.dirty = game.durable = False
+        try:
+            self.publisher.publish(game)
+            self.deadlines.arm(game, again=True)
+        except Exception:
+            log.exception("game %s: showing it as saved failed too", rec.id)
 
     async def _hand_over(self, game: Game) -> None:
         """A finished hand (and match) is kept in the history, committed with the
@@ -113,7 +146,9 @@ class GameService:
         ended = await history.hand_over(self.store, rec, match, self.wall())
         if ended is not None and not rec.group_gone:
             game.notify(
-                rec.chat_id, f"g{rec.id}:chart", render_history.chart_message(rec.lang, ended)
+                rec.chat_id,
+                slots.key(rec.id, "chart"),
+                render_history.chart_message(rec.lang, ended),
             )
 
     async def save(self, game: Game) -> None:
@@ -121,7 +156,7 @@ class GameService:
         committed with the next commit, in order)."""
         if game.match is not None:
             game.rec.match_json = game.match.model_dump_json()
-        await self.store.save_game(game.rec, wait=game.durable or not game.dirty)
+        game.saved = await self.store.save_game(game.rec, wait=game.durable or not game.dirty)
 
     # ------------------------------------------------------------------ loading
     async def get(self, game_id: int) -> Game | None:
@@ -139,12 +174,12 @@ class GameService:
 
     def _adopt(self, rec: GameRecord) -> Game:
         match = MatchState.model_validate_json(rec.match_json) if rec.match_json else None
-        game = self.games[rec.id] = Game(rec, match)
+        game = self.games[rec.id] = Game(rec, match, saved=rec.model_dump_json())
         return game
 
     async def create(self, rec: GameRecord) -> Game:
         rec = await self.store.create_game(rec)
-        game = self.games[rec.id] = Game(rec)
+        game = self.games[rec.id] = Game(rec, saved=rec.model_dump_json())
         return game
 
     async def resume_all(self) -> int:

@@ -1,28 +1,35 @@
-"""PTB's ``AIORateLimiter`` on the bot's clock.
+"""The bot's rate limiter: Telegram's per-chat limits, on the bot's clock.
 
-The rate limiter is a backstop behind the outboxes' own pacing: every request carrying
-a chat id takes a token of the overall bucket (30 a second), one carrying a group's id
-also a token of that group's bucket (20 a minute). Its buckets are aiolimiter's, which
-read the time from the event loop and wait on its timers; here they read the bot's
-:class:`~bot.outbox.Clock` and wait on it instead. In production the clock is the
-event loop's (nothing changes); the tests inject their virtual clock, so they run the
-very limiter production runs, and a bucket's wait of 3 s costs them no real time.
+The outboxes (``bot.outbox``) pace every chat themselves; this limiter is what stands
+behind them for every write (sends, edits, deletes: what Telegram's flood limits count):
 
-Only writes are limited (sends, edits, deletes: what Telegram's flood limits count).
-A question the bot asks (``getChatMember`` for a seat join or an admin check) or the
-answer to a press goes straight out: PTB's limiter would queue a ``getChatMember`` of
-a group behind that group's 20-a-minute bucket, seconds behind its table updates.
+* a group's writes take a token of that group's bucket (20 a minute, aiolimiter's leaky
+  bucket as in python-telegram-bot's ``AIORateLimiter``): a backstop behind the group's
+  outbox, which spaces its calls itself;
+* a 429 delays only the chat it names: its writes wait until Telegram's
+  ``retry_after`` has passed; every other chat's writes go on. (PTB's ``AIORateLimiter``
+  holds every request of the bot after any 429, so one noisy group stalls every table.)
+  The call itself is not retried here: the chat's outbox waits and delivers its
+  *newest* state then, not the refused one;
+* an overall cap of writes a second across all chats, only if ``overall_rate`` is set
+  (``Settings.overall_writes_per_second``; 0, the default: none). Telegram's "about 30
+  messages a second" is its figure for bulk notifications, messages a bot starts to
+  many users; replies and edits in chats where people play are not documented as held
+  to it, while the per-chat limits always apply (docs/scaling.md has the figures: with
+  a cap of 30, some 26 busy tables fill it and every game waits).
 
-After a 429 a call is retried up to ``max_retries`` times, each time once Telegram's
-``retry_after`` (+0.1 s) has passed on the same clock. (PTB's own retry sleeps on the
-event loop; so this class does the retrying itself, around the call, and the retried
-call keeps the place it took in the buckets.)
+Questions (``getChatMember`` for a seat join or an admin check) and answers to presses
+go straight out: Telegram does not count them, and PTB's limiter would queue a group's
+``getChatMember`` behind that group's 20-a-minute bucket, seconds behind its table.
+
+Buckets and waits read the bot's :class:`~bot.outbox.Clock`: in production the event
+loop's; the tests inject their virtual clock, so a bucket's wait of 3 s costs them no
+real time.
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 from collections.abc import Callable, Coroutine
 from datetime import timedelta
@@ -30,7 +37,7 @@ from typing import Any
 
 from aiolimiter import AsyncLimiter
 from telegram.error import RetryAfter
-from telegram.ext import AIORateLimiter
+from telegram.ext import BaseRateLimiter
 
 from bot.outbox import Clock
 
@@ -54,27 +61,37 @@ WRITES = frozenset(
         "forwardMessage",
     }
 )
+# Telegram's limit in a group: about 20 messages a minute, edits included
+GROUP_RATE, GROUP_PERIOD = 20, 60.0
+# bookkeeping of idle groups and of passed 429s is swept once it holds this many
+SWEEP_AT = 256
 
 
-class ClockedRateLimiter(AIORateLimiter):
-    """``AIORateLimiter`` (same arguments, same buckets) whose buckets and retries run
-    on ``clock``."""
+class ChatRateLimiter(BaseRateLimiter[int]):
+    """Per-chat limits (a group's bucket; a 429's wait for its chat only) and an
+    optional overall cap (``overall_rate`` writes a second; 0: none)."""
 
-    def __init__(self, clock: Clock, *, max_retries: int = 0, **kwargs: Any) -> None:
-        super().__init__(max_retries=0, **kwargs)  # the retries are ours (on the clock)
-        self._clock = clock
-        self._retries = max_retries
-        if self._base_limiter is not None:
-            self._base_limiter = _on_clock(self._base_limiter, clock)
-        self._apb_limiter = _on_clock(self._apb_limiter, clock)
+    def __init__(
+        self,
+        clock: Clock,
+        *,
+        overall_rate: float = 0.0,
+        group_rate: float = GROUP_RATE,
+        group_period: float = GROUP_PERIOD,
+    ) -> None:
+        self.clock = clock
+        self.overall_rate = overall_rate
+        self.group_rate, self.group_period = group_rate, group_period
+        self._overall = ClockedLimiter(clock, overall_rate, 1.0) if overall_rate > 0 else None
+        self._groups: dict[int | str, ClockedLimiter] = {}
+        self._held: dict[int | str, float] = {}  # chat -> until when Telegram said to wait
+        self._sweep_groups = self._sweep_held = SWEEP_AT
 
-    @property
-    def clock(self) -> Clock:
-        return self._clock
+    async def initialize(self) -> None:
+        pass
 
-    @property
-    def max_retries(self) -> int:
-        return self._retries
+    async def shutdown(self) -> None:
+        pass
 
     async def process_request(
         self,
@@ -85,29 +102,66 @@ class ClockedRateLimiter(AIORateLimiter):
         data: dict[str, Any],
         rate_limit_args: int | None,
     ) -> Any:
-        if endpoint not in WRITES:  # not counted by Telegram's flood limits
+        chat = _chat_of(data)
+        if endpoint not in WRITES or chat is None:  # not counted by Telegram's flood limits
             return await callback(*args, **kwargs)
-        retries = rate_limit_args or self._retries
+        if isinstance(chat, str) or chat < 0:  # a group (a string id: a channel or group)
+            await self._group(chat).acquire()
+        if self._overall is not None:
+            await self._overall.acquire()
+        await self._wait_for(chat)
+        try:
+            return await callback(*args, **kwargs)
+        except RetryAfter as e:
+            self._hold(chat, _seconds(e.retry_after))
+            raise
 
-        async def call(*a: Any, **kw: Any) -> Any:
-            for attempt in itertools.count(1):
-                try:
-                    return await callback(*a, **kw)
-                except RetryAfter as e:
-                    if attempt > retries:
-                        raise
-                    wait = e.retry_after
-                    seconds = wait.total_seconds() if isinstance(wait, timedelta) else wait
-                    log.info("429 on %s: retry %d in %.1f s", endpoint, attempt, seconds)
-                    await self._clock.sleep(seconds + 0.1)
+    def held(self, chat: int | str) -> float:
+        """Seconds this chat's writes still wait after a 429 (0: none)."""
+        until = self._held.get(chat)
+        return 0.0 if until is None else max(0.0, until - self.clock.now())
 
-        return await super().process_request(call, args, kwargs, endpoint, data, None)
+    async def _wait_for(self, chat: int | str) -> None:
+        while (wait := self.held(chat)) > 0:
+            await self.clock.sleep(wait)
+        self._held.pop(chat, None)
 
-    def _get_group_limiter(self, group_id: str | int | bool) -> AsyncLimiter:
-        limiter = super()._get_group_limiter(group_id)
-        if not isinstance(limiter, ClockedLimiter):
-            limiter = self._group_limiters[group_id] = _on_clock(limiter, self._clock)
+    def _hold(self, chat: int | str, seconds: float) -> None:
+        log.info("429 in chat %s: its writes wait %.1f s", chat, seconds)
+        until = self.clock.now() + seconds
+        self._held[chat] = max(until, self._held.get(chat, until))
+        if len(self._held) >= self._sweep_held:
+            now = self.clock.now()
+            self._held = {c: t for c, t in self._held.items() if t > now}
+            self._sweep_held = max(SWEEP_AT, 2 * len(self._held))
+
+    def _group(self, chat: int | str) -> ClockedLimiter:
+        limiter = self._groups.get(chat)
+        if limiter is None:
+            if len(self._groups) >= self._sweep_groups:
+                # a full bucket is what a new one would be: forget those
+                self._groups = {
+                    c: g for c, g in self._groups.items() if not g.has_capacity(g.max_rate)
+                }
+                self._sweep_groups = max(SWEEP_AT, 2 * len(self._groups))
+            limiter = self._groups[chat] = ClockedLimiter(
+                self.clock, self.group_rate, self.group_period
+            )
         return limiter
+
+
+def _chat_of(data: dict[str, Any]) -> int | str | None:
+    chat = data.get("chat_id")
+    if chat is None:
+        return None
+    try:
+        return int(chat)
+    except (TypeError, ValueError):
+        return str(chat)
+
+
+def _seconds(wait: float | timedelta) -> float:
+    return wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
 
 
 class ClockedLimiter(AsyncLimiter):
@@ -120,10 +174,6 @@ class ClockedLimiter(AsyncLimiter):
     @property
     def _loop(self) -> Any:  # what AsyncLimiter asks of its event loop
         return self._clock_loop
-
-
-def _on_clock(limiter: AsyncLimiter, clock: Clock) -> ClockedLimiter:
-    return ClockedLimiter(clock, limiter.max_rate, limiter.time_period)
 
 
 class _ClockLoop:

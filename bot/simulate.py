@@ -3,7 +3,7 @@
     python -m bot --simulate [--seed N] [--preset classic|joker_declare|tournament]
                              [--hands N] [--start-level RANK] [--lang zh|en]
 
-Seats 1-4 (partners 1+3 are team A, 2+4 team B), cards as the bot shows them, every
+Seats 1-4 (partners 1+3 are North–South, 2+4 East–West), cards as the bot shows them, every
 show, the kitty, each trick with throws, failed throws and ruffs marked, the result of
 each hand and the winner; in Chinese or English through the bot's message catalogs.
 """
@@ -17,15 +17,13 @@ import re
 import sys
 from typing import TextIO
 
-from bot.i18n import LANGS, t
+from bot.i18n import LANGS, has, plural, t
 from bot.render.cards import cards_label, rank_label, suit_label
 from engine.hand import Deal, HandState, Trick
 from engine.match import MatchState
 from engine.players import choose_action
 from engine.rules import PRESETS, RuleSet
 from engine.units import decompose
-
-TEAMS = ("A", "B")  # seats 1+3, 2+4 (the bot's names)
 
 
 def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
@@ -50,7 +48,12 @@ class Narrator:
         self.lang, self.out = lang, out
 
     def say(self, key: str, **kw: object) -> None:
-        text = t(self.lang, key, **kw)
+        if has(self.lang, f"{key}.other"):  # a count: its plural form
+            n = kw.pop("n")
+            assert isinstance(n, int)
+            text = plural(self.lang, key, n, **kw)
+        else:
+            text = t(self.lang, key, **kw)
         print(html.unescape(re.sub(r"<[^>]+>", "", text)), file=self.out)
 
     def cards(self, hand: HandState, cards: list[int]) -> str:
@@ -71,7 +74,13 @@ class Narrator:
             match.start_next_hand()
         if match.winner is not None:
             team = match.winner
-            self.say("sim.won", team=TEAMS[team], a=team + 1, b=team + 3, n=match.hand_number)
+            self.say(
+                "sim.won",
+                team=t(self.lang, f"team.short.{team}"),
+                a=team + 1,
+                b=team + 3,
+                n=match.hand_number,
+            )
         else:
             self.say("sim.stopped", n=match.hand_number)
 
@@ -136,7 +145,7 @@ class Narrator:
         self.say(
             "sim.result",
             points=r.attackers_points,
-            outcome=t(self.lang, "result.outcome", side=side, steps=r.steps),
+            outcome=plural(self.lang, "result.outcome", r.steps, side=side),
             a=rank_label(r.levels_after[0]),
             b=rank_label(r.levels_after[1]),
             dealer=r.next_dealer + 1,

@@ -93,7 +93,7 @@ def kitty_multiplier(rules: RuleSet, lead_largest_pairs: int) -> int:
     """
     k = lead_largest_pairs
     if rules.kitty_multiplier == "doubling":
-        return 2 ** (k + 1)
+        return 1 << (k + 1)  # 2 ** (k + 1)
     return 2 if k == 0 else 4 * k
 
 

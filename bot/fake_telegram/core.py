@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import math
 import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -66,6 +67,8 @@ class TelegramCore:
         self.token = token
         self.clock = clock or FakeClock()
         self.rate_limits = rate_limits  # None: never answer 429, but still account
+        # chat -> until when its counted calls are answered 429 (``flood``)
+        self.floods: dict[int, float] = {}
         self.privacy_mode = privacy_mode
         self.callback_timeout = callback_timeout
         self.bot = User(int(token.split(":")[0]), bot_name, username=bot_username, is_bot=True)
@@ -85,6 +88,11 @@ class TelegramCore:
         self._supergroup_ids = itertools.count(1_000_000_001)
         self._wakeup = asyncio.Event()
         self.closing = False
+        # faults a test may switch on: no call gets an answer (the transports fail as a
+        # network does); every edit answers ``true`` (as the Bot API does for inline
+        # messages, and some emulators for all) instead of the edited message
+        self._unreachable = False
+        self.edits_answer_true = False
         self.inflight = 0
         self.last_activity = time.monotonic()
         # called after every request but getUpdates (the sandbox's page follows the chats)
@@ -133,7 +141,7 @@ class TelegramCore:
 
     async def wait_for_updates(self, timeout: float) -> None:
         deadline = asyncio.get_running_loop().time() + timeout
-        while not self.updates and not self.closing:
+        while not self.updates and not self.closing and not self._unreachable:
             remaining = deadline - asyncio.get_running_loop().time()
             if remaining <= 0:
                 return
@@ -142,6 +150,16 @@ class TelegramCore:
                 await asyncio.wait_for(self._wakeup.wait(), remaining)
             except TimeoutError:
                 return
+
+    @property
+    def unreachable(self) -> bool:
+        return self._unreachable
+
+    @unreachable.setter
+    def unreachable(self, value: bool) -> None:
+        """Unreachable: a long poll under way ends now (empty), the next call fails."""
+        self._unreachable = value
+        self._wakeup.set()
 
     def close(self) -> None:
         """Release every long poll at once so servers and apps stop promptly."""
@@ -187,6 +205,8 @@ class TelegramCore:
                 self.last_activity = time.monotonic()
                 for watcher in self.watchers:
                     watcher()
+        if self.edits_answer_true and name.startswith("edit"):
+            result = True
         record.result = result
         if polling and result:
             self.last_activity = time.monotonic()
@@ -234,11 +254,19 @@ class TelegramCore:
         if method not in COUNTED_METHODS:
             return
         now = self.clock.now()
+        until = self.floods.get(chat.id)
+        if until is not None and now < until:
+            wait = max(1, math.ceil(until - now))
+            raise ApiError(429, f"Too Many Requests: retry after {wait}", retry_after=wait)
         if self.rate_limits is not None:
             wait = self.accounting.retry_after(self.rate_limits, chat.id, chat.is_group, now)
             if wait is not None:
                 raise ApiError(429, f"Too Many Requests: retry after {wait}", retry_after=wait)
         self.accounting.record(chat.id, now)
+
+    def flood(self, chat_id: int, seconds: float) -> None:
+        """Answer 429 to the chat's counted calls for ``seconds`` (from now)."""
+        self.floods[chat_id] = self.clock.now() + seconds
 
     # ------------------------------------------------------------ messages & people
     def store(self, chat: Chat, sender: User | None, **fields: Any) -> Message:

@@ -231,6 +231,11 @@ class FakeTelegram:
         """Upgrade a basic group to a supergroup; returns the new chat (new -100… id)."""
         return self.core.migrate_group(group, by.user if by else None)
 
+    def flood(self, chat: Chat | SimUser, seconds: float) -> None:
+        """Flood control in one chat: for ``seconds`` (the fake's clock) every message,
+        edit or delete there is answered 429 with the ``retry_after`` left."""
+        self.core.flood(self.chat_of(chat).id, seconds)
+
     # ------------------------------------------------------------------ reading
     def chat_of(self, chat_or_user: Chat | SimUser) -> Chat:
         return chat_or_user.private_chat if isinstance(chat_or_user, SimUser) else chat_or_user

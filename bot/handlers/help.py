@@ -1,4 +1,5 @@
-"""/help (and a bare /start in the DM): how to play; a pointer for anything else in the DM."""
+"""/help (and a bare /start in the DM): how to play; a pointer for anything else in the DM.
+/help also says which version of the bot answers."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from telegram.ext import ContextTypes
 
 from bot.handlers import chat_lang, reply
 from bot.i18n import t
+from bot.version import __version__
 
 
 async def help_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -15,7 +17,8 @@ async def help_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if msg is None:
         return
     lang = await chat_lang(context, update)
-    await reply(context, msg, t(lang, "help"), parse_mode=ParseMode.HTML)
+    text = t(lang, "help") + "\n\n" + t(lang, "help.version", version=__version__)
+    await reply(context, msg, text, parse_mode=ParseMode.HTML)
 
 
 async def dm_pointer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape
 
 from bot.history import GroupStats, HandRecord, Highlight, MatchRecord, PlayerStats
-from bot.i18n import t
+from bot.i18n import plural, t
 from bot.outbox import Content
 from bot.render.cards import cards_label, rank_label, suit_label
 from bot.render.chart import level_chart
@@ -24,7 +24,7 @@ def _name(rec: HandRecord | MatchRecord, seat: int, lang: str) -> str:
 
 
 def _names(rec: HandRecord | MatchRecord, seats: list[int], lang: str) -> str:
-    return ", ".join(_name(rec, s, lang) for s in seats)
+    return t(lang, "list.sep").join(_name(rec, s, lang) for s in seats)
 
 
 def last_text(lang: str, rec: HandRecord, seat: int | None = None) -> str:
@@ -157,7 +157,7 @@ def me_text(lang: str, name: str, p: PlayerStats | None) -> str:
         return t(lang, "stats.me.empty")
     return "\n".join(
         [
-            t(lang, "stats.me.title", name=escape(name or "?"), groups=p.groups),
+            plural(lang, "stats.me.title", p.groups, name=escape(name or "?")),
             _player_line(lang, p, with_name=False),
         ]
     )
@@ -170,6 +170,6 @@ def chart_message(lang: str, m: MatchRecord) -> Content:
         "chart.caption",
         a=_names(m, [0, 2], lang),
         b=_names(m, [1, 3], lang),
-        winner="AB"[m.winner],
+        winner=t(lang, f"team.short.{m.winner}"),
     )
     return Content(caption, photo=level_chart(m.progression))

@@ -26,11 +26,24 @@ class Button:
 
 
 @dataclass(frozen=True, slots=True)
+class WebAppButton:
+    """A button opening the Mini App at ``web_app_url`` (private chats only)."""
+
+    text: str
+    web_app_url: str
+    callback_data: None = None
+    url: None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "web_app": {"url": self.web_app_url}}
+
+
+@dataclass(frozen=True, slots=True)
 class Keyboard:
-    inline_keyboard: tuple[tuple[Button, ...], ...]
+    inline_keyboard: tuple[tuple[Button | WebAppButton, ...], ...]
 
     @classmethod
-    def of(cls, rows: list[list[Button]]) -> Keyboard:
+    def of(cls, rows: list[list[Button | WebAppButton]]) -> Keyboard:
         return cls(tuple(tuple(row) for row in rows))
 
     def to_dict(self) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from math import comb
 from engine.cards import POINTS
 from engine.hand import sub_multisets
 from engine.ranking import TRUMP, TrumpContext
-from engine.tricks import is_legal_follow, lead_summary, random_follow, ruff_top, trick_winner
+from engine.tricks import Lead, is_legal_follow, lead_summary, random_follow, ruff_top, trick_winner
 from engine.units import Unit, decompose, pair_ids
 
 ENUMERATE_UP_TO = 120  # same-class plays enumerated in full below this many
@@ -140,7 +140,7 @@ def _dearer(a: list[int], b: list[int], dear: dict[int, tuple[int, ...]]) -> boo
 
 
 def _ruffs(
-    ctx: TrumpContext, info, trumps: list[int], dear: dict[int, tuple[int, ...]]
+    ctx: TrumpContext, info: Lead, trumps: list[int], dear: dict[int, tuple[int, ...]]
 ) -> list[list[int]]:
     """The cheapest winning-shaped play of trumps for every distinct (ruff top, points)."""
     n = info.size

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.cards import POINTS
 from engine.hand import Observation, team_of
@@ -76,12 +77,13 @@ def playout(
     trick = SimTrick(leader=obs.seat if cur is None else cur.leader)
     if cur is not None:
         trick.plays = [SimPlay(p.seat, list(p.cards), p.attempted) for p in cur.plays]
-    tricks: list = done + [trick]
+    # finished Tricks and SimTricks: the same fields, which is all a policy reads
+    tricks: list[Any] = done + [trick]
     points, penalty = base
     seat = obs.seat
     counts = [len(h) for h in hands]
     kitty_seen = list(kitty) if burier is not None else None
-    cards = first
+    cards: list[int] | None = first
     while True:
         if cards is None:
             view = seat_view(obs, seat, hands[seat], counts, tricks, kitty_seen, burier)
@@ -122,7 +124,7 @@ def seat_view(
     seat: int,
     hand: list[int],
     counts: list[int],
-    tricks: list,
+    tricks: list[Any],
     kitty: list[int] | None,
     burier: int | None,
 ) -> Observation:

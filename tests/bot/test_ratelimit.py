@@ -4,7 +4,7 @@ import pytest
 from telegram.error import RetryAfter
 
 from bot.outbox import LoopClock
-from bot.ratelimit import ClockedRateLimiter
+from bot.ratelimit import ChatRateLimiter
 
 
 class VirtualClock:
@@ -42,52 +42,73 @@ async def calls(limiter, clock, chat_id, n):
 
 async def test_a_group_gets_a_burst_of_twenty_then_one_call_every_three_seconds():
     clock = VirtualClock()
-    limiter = ClockedRateLimiter(clock, max_retries=3)
+    limiter = ChatRateLimiter(clock)
     times = await calls(limiter, clock, -100, 25)
     assert times[:20] == [0.0] * 20
     gaps = [b - a for a, b in zip(times[19:], times[20:], strict=False)]
     assert len(gaps) == 5 and all(abs(g - 3.0) < 1e-6 for g in gaps)
 
 
-async def test_private_chats_only_share_the_overall_thirty_a_second():
+async def test_by_default_no_overall_cap_holds_private_chats():
+    """Telegram's 30 a second is for bulk notifications: the bot's chats are held to
+    their own limits only (their outboxes pace them)."""
     clock = VirtualClock()
-    limiter = ClockedRateLimiter(clock)
+    limiter = ChatRateLimiter(clock)
     times = []
-    for chat in range(1, 26):  # 25 users: no group bucket, within 30 a second
+    for chat in range(1, 201):  # 200 private chats in the same instant
+        times += await calls(limiter, clock, chat, 1)
+    assert times == [0.0] * 200
+
+
+async def test_an_overall_cap_when_set_holds_writes_past_it():
+    clock = VirtualClock()
+    limiter = ChatRateLimiter(clock, overall_rate=30)
+    times = []
+    for chat in range(1, 26):  # 25 users: within 30 a second
         times += await calls(limiter, clock, chat, 1)
     assert times == [0.0] * 25
     more = await calls(limiter, clock, 99, 10)
     assert max(more) > 0.0  # past 30 in a second the overall bucket waits
 
 
-async def test_on_the_event_loop_clock_it_waits_in_loop_time_like_ptbs_limiter():
+async def test_on_the_event_loop_clock_it_waits_in_loop_time():
     clock = LoopClock()
-    limiter = ClockedRateLimiter(clock, group_max_rate=2, group_time_period=0.2)
+    limiter = ChatRateLimiter(clock, group_rate=2, group_period=0.2)
     start = asyncio.get_running_loop().time()
     times = await calls(limiter, clock, -100, 4)
     assert times[1] - start < 0.05  # the burst of two
     assert times[3] - start >= 0.19  # then one every 0.1 s
 
 
-async def test_after_a_429_the_call_is_retried_once_telegrams_wait_passed_on_the_clock():
+async def test_a_429_holds_the_chat_it_names_and_no_other():
+    """The refused call is not retried (the outbox delivers its newest state later);
+    the chat's next writes wait out Telegram's retry_after; other chats do not wait."""
     clock = VirtualClock()
-    limiter = ClockedRateLimiter(clock, max_retries=2)
-    tries = []
+    limiter = ChatRateLimiter(clock)
+    sent = []
 
-    async def request(refusals):
-        tries.append(clock.now())
-        if len(tries) <= refusals:
+    async def request(chat, refuse):
+        if refuse:
             raise RetryAfter(5)
+        sent.append((chat, clock.now()))
         return True
 
-    async def send(refusals):
-        data = {"chat_id": -100}
-        args = (refusals,)
-        return await limiter.process_request(request, args, {}, "sendMessage", data, None)
+    async def write(chat, refuse=False):
+        data = {"chat_id": chat}
+        return await limiter.process_request(
+            request, (chat, refuse), {}, "editMessageText", data, None
+        )
 
-    assert await asyncio.wait_for(send(2), 5.0) is True
-    assert [round(t, 6) for t in tries] == [0.0, 5.1, 10.2]
-    tries.clear()
-    with pytest.raises(RetryAfter):  # a third refusal is one too many
-        await asyncio.wait_for(send(3), 5.0)
-    assert len(tries) == 3
+    with pytest.raises(RetryAfter):
+        await write(-100, refuse=True)
+    assert limiter.held(-100) == 5.0
+    # other chats, groups and DMs, write at once; a question to the held group too
+    await asyncio.wait_for(asyncio.gather(write(-200), write(7)), 5.0)
+    asked = await limiter.process_request(
+        lambda: asyncio.sleep(0, "ok"), (), {}, "getChatMember", {"chat_id": -100}, None
+    )
+    assert asked == "ok" and sent == [(-200, 0.0), (7, 0.0)] and clock.now() == 0.0
+    # the held chat writes once its wait is over (the clock moved on to let it)
+    await asyncio.wait_for(write(-100), 5.0)
+    assert sent[-1] == (-100, 5.0)
+    assert limiter.held(-100) == 0.0

@@ -3,6 +3,7 @@
 import asyncio
 
 from bot.fake_telegram import FakeTelegram
+from bot.version import __version__
 from tests.e2e.harness import find, hand_message, running_bot, service, wait_for
 from tests.e2e.test_resilience import start_with_computers
 
@@ -55,10 +56,10 @@ async def test_rules_and_settings_follow_the_groups_language_and_preset(tmp_path
             assert answer.show_alert  # only admins
             await alice.press(menu, text="中文")
             menu = world.last_message(group, from_bot=True)
-            await alice.press(menu, text="比赛")
+            await alice.press(menu, text="竞赛")
             await bob.send(group, "/rules levels")
             text = world.last_message(group, from_bot=True).text
-            assert "比赛" in text and "10" in text  # tournament: target 10, in Chinese
+            assert "竞赛" in text and "10" in text  # tournament: target 10, in Chinese
             await alice.send(group, "/rules nonsense")
             assert "cards" in world.last_message(group, from_bot=True).text
 
@@ -71,8 +72,9 @@ async def test_help_start_and_rules_in_a_dm_and_a_pointer_for_anything_else(tmp_
             await ann.start_bot()
             welcome = world.last_message(ann, from_bot=True).text
             assert "how to play" in welcome and "/newgame" in welcome
-            await ann.send("/help")
-            assert world.last_message(ann, from_bot=True).text == welcome
+            await ann.send("/help")  # the same, and which version answers
+            version = f"shengji-bot {__version__}, free software (MIT licence)"
+            assert world.last_message(ann, from_bot=True).text == f"{welcome}\n\n{version}"
             await ann.send("hello?")
             pointer = world.last_message(ann, from_bot=True).text
             assert "/help" in pointer and "buttons" in pointer
@@ -84,5 +86,9 @@ async def test_help_start_and_rules_in_a_dm_and_a_pointer_for_anything_else(tmp_
             assert "Throws" in world.last_message(ann, from_bot=True).text
             await li.start_bot()
             assert "怎么玩" in world.last_message(li, from_bot=True).text
+            await li.send("/help")
+            assert (
+                f"shengji-bot {__version__}，自由软件" in world.last_message(li, from_bot=True).text
+            )
             await li.send("你好")
             assert "/help" in world.last_message(li, from_bot=True).text

@@ -132,10 +132,10 @@ async def test_stats_count_matches_levels_and_sides_per_player_in_both_languages
             await alice.send(group, "/stats me")
             await world.settle()
             me = last(world, group).text
-            assert "Alice" in me and "in 2 group(s)" in me and "matches 2" in me
+            assert "Alice" in me and "in 2 groups" in me and "matches 2" in me
             await alice.send("/stats")  # in the DM: the same record
             await world.settle()
-            assert "in 2 group(s)" in last(world, alice).text
+            assert "in 2 groups" in last(world, alice).text
             # Chinese
             await alice.send(group, "/settings")
             await world.settle()
@@ -157,7 +157,7 @@ async def test_the_match_result_comes_with_a_level_chart(tmp_path):
             assert len(photos) == 1
             chart = photos[0]
             assert "Levels hand by hand" in chart.caption and "Alice" in chart.caption
-            assert f"team {'AB'[game.match.winner]} wins" in chart.caption
+            assert f"{('N–S', 'E–W')[game.match.winner]} wins" in chart.caption
             data = world.core.files[chart.photo[-1]["file_id"]]
             image = Image.open(BytesIO(data))
             assert image.format == "PNG" and image.size == (720, 400)

@@ -44,7 +44,7 @@ async def test_the_group_sees_every_trick_in_full_and_who_is_winning_the_current
             hand = game.match.hand
             names = {0: "Alice", 1: "🤖 Computer 2", 2: "🤖 Computer 3", 3: "🤖 Computer 4"}
             tables = [x for x in shown(world, group) if x.startswith("🀄 Hand 1")]
-            assert all("Levels: A 2 · B 2" in x for x in tables)  # the hand's own levels
+            assert all("Levels: N–S 2 · E–W 2" in x for x in tables)  # the hand's own levels
             seen_done: set[int] = set()
             growing = 0
             for text in tables:

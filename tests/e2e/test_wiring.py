@@ -55,13 +55,10 @@ def handler(h: Any) -> dict[str, Any]:
 def limiter(rl: Any) -> dict[str, Any]:
     if rl is None:
         return {"type": None}
-    base = rl._base_limiter
     return {
         "type": type(rl),
-        "overall": base and (type(base), base.max_rate, base.time_period),
-        "group": (rl._group_max_rate, rl._group_time_period),
-        "paid": (type(rl._apb_limiter), rl._apb_limiter.max_rate, rl._apb_limiter.time_period),
-        "max_retries": getattr(rl, "max_retries", rl._max_retries),
+        "overall": rl.overall_rate,
+        "group": (rl.group_rate, rl.group_period),
     }
 
 

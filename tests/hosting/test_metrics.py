@@ -10,6 +10,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot import metrics
 from bot.fake_telegram import FakeTelegram, RateLimits
 from bot.outbox import LoopClock
+from bot.version import __version__
 from tests.e2e.harness import FakeTime, find, play_out, running_bot, seat_players
 from tests.hosting.test_backup import start_with_computers
 
@@ -54,6 +55,7 @@ async def test_metrics_follow_a_game_as_the_fake_telegram_sees_it(tmp_path):
             stack.push_async_callback(endpoint.runner.cleanup)
             assert await endpoint.get("/healthz") == (200, '{"status": "ok"}')
             before = await endpoint.scrape()
+            assert total(before, "shengji_build_info", version=__version__) == 1
             assert total(before, "shengji_games_running") == 0
             assert total(before, "shengji_press_answer_seconds_count") == 0
 

@@ -60,7 +60,8 @@ def screenshot(page: Page, name: str) -> None:
 def take_turn(page: Page, deadline: float) -> list[str]:
     """Wait for our turn in the private chat; bury or play with Hint; returns what we played."""
     hand = page.locator("#messages-private .msg.has-kb").last
-    your_turn = (plain("dm.your_turn"), plain("dm.your_turn.one_tap"))  # a lead, a follow
+    # a lead, a follow (the first words: the count follows)
+    your_turn = (plain("dm.your_turn.lead"), plain("dm.your_turn.one_tap"), "Your turn:")
     bury = plain("btn.bury", n=8)
     while time.monotonic() < deadline:
         text = hand.inner_text() if hand.count() else ""
@@ -75,8 +76,11 @@ def take_turn(page: Page, deadline: float) -> list[str]:
                 for b in hand.locator("button").all_inner_texts()
                 if b.startswith("✓")
             ]
-            done = bury if burying else plain("btn.play")
-            hand.get_by_role("button", name=done, exact=True).click()
+            if burying:
+                hand.get_by_role("button", name=bury, exact=True).click()
+            else:  # "▶️ Play 2/2" on a follow, "▶️ Play (3)" on a lead
+                play = plain("btn.play.n", n=len(selected)).split("(")[0].strip()
+                hand.get_by_role("button", name=re.compile("^" + re.escape(play))).click()
             if not burying:
                 return selected
             expect(hand.get_by_role("button", name=bury)).to_have_count(0, timeout=15_000)

@@ -242,7 +242,10 @@ function buildKeyboard(m) {
       const btn = document.createElement("button");
       btn.type = "button";
       btn.textContent = b.text;
-      if (b.url) {
+      if (b.web_app) {
+        btn.classList.add("web-app");
+        btn.addEventListener("click", () => openMiniApp(b)); // miniapp.js
+      } else if (b.url) {
         btn.classList.add("url");
         btn.addEventListener("click", () => openUrl(b.url));
       } else {
