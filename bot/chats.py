@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import codec, options
+from bot import codec, options, slots
 from bot.i18n import t
 from bot.live import Game
 from bot.models import ChatSettings
@@ -66,7 +66,7 @@ class ChatLifecycle:
         rec.paused = False
         if not rec.group_gone:
             text = t(rec.lang, "endgame.done", name=by)
-            game.notify(rec.chat_id, f"g{rec.id}:ended", Content(text))
+            game.notify(rec.chat_id, slots.key(rec.id, "ended"), Content(text))
         game.changed()
         return True
 
@@ -119,12 +119,12 @@ class ChatLifecycle:
             return
         rec.seats[seat].dm_failed = True
         rec.paused = True
-        url = f"https://t.me/{self.svc.bot_username}?start={codec.open_payload(rec.id)}"
+        url = codec.deep_link(self.svc.bot_username, codec.open_payload(rec.id))
         take = render_table.takeover_markup(rec, self.svc.bot_username, [seat])
         rows = [[InlineKeyboardButton(t(rec.lang, "btn.open_dm"), url=url)]]
         markup = InlineKeyboardMarkup(rows + [list(r) for r in take.inline_keyboard])  # type: ignore[union-attr]
         text = t(rec.lang, "dm_failed", name=render_table.name_of(rec, seat), n=seat + 1)
-        game.notify(rec.chat_id, f"g{rec.id}:dmfail:{seat}", Content(text, markup))
+        game.notify(rec.chat_id, slots.key(rec.id, "dmfail", seat=seat), Content(text, markup))
         game.changed()
 
     # ------------------------------------------------------------------ the group itself

@@ -169,6 +169,11 @@ _TAKE = re.compile(r"^t([0-9a-z]{1,12})_([0-3])$")
 _OPEN = re.compile(r"^g([0-9a-z]{1,12})$")
 
 
+def deep_link(bot_username: str, payload: str) -> str:
+    """The link that opens the bot's DM and sends ``/start <payload>`` (one of below)."""
+    return f"https://t.me/{bot_username}?start={payload}"
+
+
 def join_payload(game: int, seat: int) -> str:
     return f"j{b36(game)}_{seat}"
 

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from bot import codec
+from bot import codec, slots
 from bot.codec import Kind
 from bot.i18n import t
 from bot.live import Answer, Game
@@ -174,7 +174,7 @@ class HandInput:
         assert match is not None
         rec = game.rec
         # the finished hand's result loses its "Next hand" button (no stale buttons)
-        old = f"g{rec.id}:h{match.hand_number}:result"
+        old = slots.key(rec.id, "result", hand=match.hand_number)
         game.notify(rec.chat_id, old, render_table.result_message(rec, match, live=False), False)
         match.start_next_hand()
         rec.hand_no = match.hand_number

@@ -14,6 +14,9 @@ coalesces, skips what a message already shows and spends the chat's rate budget.
 * A turn is announced by editing the DM in place; only a player who may be away (no
   press for ``AWAY_SECONDS``) gets a new message (it notifies; the old one is
   deleted). A new hand always starts with a new message at the bottom of the DM.
+* While a player has the Mini App open (``app_open``) it shows them everything: their DM
+  waits, but for a turn reaching them while they may be away; when the app closes the
+  DM is brought up to date at once (``bot.webapp.live``), so it is never stale.
 * The group: whatever ``render.table.group_messages`` lists, edited in place, the live
   table at most every ``CALM_INTERVALS`` pacing intervals, but a state in which a trick
   was just completed goes out at once (*urgent*). Whatever the group's output skipped,
@@ -30,6 +33,7 @@ from dataclasses import dataclass, replace
 from html import escape
 from typing import TYPE_CHECKING
 
+from bot import slots
 from bot.i18n import t
 from bot.live import Game
 from bot.models import GameRecord
@@ -72,13 +76,19 @@ class Publisher:
         self._window_until: dict[int, tuple[float, str]] = {}
         # called with every game published, under its lock (the Mini App's live tables)
         self.listeners: list[Callable[[Game], None]] = []
+        # whether a person has the Mini App open (their DM may then wait: ``_dm``)
+        self.app_open: Callable[[int], bool] = lambda user_id: False
 
     @staticmethod
     def dm_key(rec: GameRecord) -> str:
-        return f"g{rec.id}:hand"
+        return slots.key(rec.id, "hand")
 
     def pressed(self, user_id: int) -> None:
         self._pressed[user_id] = self.svc.now()
+
+    def _wake(self, user_id: int, needs: tuple[object, ...], last: _Shown | None) -> bool:
+        """Their turn came and they may be away: the DM notifies, whatever else shows it."""
+        return bool(needs[0]) and (last is None or not last.needs[0]) and self._away(user_id)
 
     def _away(self, user_id: int) -> bool:
         last = self._pressed.get(user_id)
@@ -122,7 +132,7 @@ class Publisher:
         box = self.svc.outboxes.get(rec.chat_id)
         th = rec.thread_id
         user = self.svc.bot_username
-        box.put(f"g{rec.id}:lobby", render_lobby(rec, user), thread_id=th)
+        box.put(slots.key(rec.id, "lobby"), render_lobby(rec, user), thread_id=th)
         if match is None:
             return
         done = sum(1 for trick in match.hand.tricks if trick.winner is not None)
@@ -132,8 +142,8 @@ class Publisher:
             self._won_at[rec.id] = self.svc.now()
         seen = _seen(box.slots.get(render_table.table_key(rec, match.hand_number)))
         calm = CALM_INTERVALS * self.svc.settings.group_interval_seconds
-        for key, content in render_table.group_messages(rec, match, user, seen):
-            family = _family(key)
+        for slot, content in render_table.group_messages(rec, match, user, seen):
+            key, family = slot.key, slot.family
             live = calm if family is not None else 0.0
             if family is not None:
                 content = replace(content, tag=done)  # how many tricks it shows
@@ -154,6 +164,8 @@ class Publisher:
         last = self._dms.get((rec.id, seat))
         if last is not None and last.needs == needs and key in box.slots:
             return  # nothing its reader needs changed
+        if key in box.slots and self.app_open(s.user_id) and not self._wake(s.user_id, needs, last):
+            return  # their Mini App shows it all; the DM catches up when the app closes
         app_url = table_url(self.svc.settings.webapp_url, rec.id)
         content, my_turn = render_hand.hand_message(rec, match, seat, clock, app_url)
         if rec.status == "ended":  # the last word: no buttons any more
@@ -246,11 +258,3 @@ def _needs(game: Game, seat: int) -> tuple[object, ...]:
         hand.version if mine else None,
         game.warned if mine else None,
     )
-
-
-def _family(key: str) -> str | None:
-    # g<id>:h<n>:... slots form one family per game: a newer one supersedes unsent older ones
-    parts = key.split(":")
-    if len(parts) >= 3 and parts[1].startswith("h") and parts[2] != "result":
-        return f"{parts[0]}:table"
-    return None

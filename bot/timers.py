@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from apscheduler.jobstores.base import JobLookupError
 from telegram.ext import CallbackContext, Job, JobQueue
 
+from bot.computer import decision_rng
 from bot.live import Game, StepFailed
 from bot.models import GameRecord
 from engine.errors import IllegalAction
@@ -164,7 +164,7 @@ class Deadlines:
         hand = match.hand
         if (hand.hand_number, hand.version) != (hand_no, version):
             return None
-        rng = random.Random(rec.seed * 7919 + hand.version * 31 + hand.hand_number)
+        rng = decision_rng(rec.seed, hand.hand_number, hand.version)
         return await self.svc.computers.act(rec.computer_strength, hand.observation(hand.turn), rng)
 
     def _fire(self, game: Game, token: Token, thought: Action | None = None) -> None:
@@ -183,7 +183,7 @@ class Deadlines:
             game.changed(durable=False)
             return
         hands = self.svc.hands
-        rng = random.Random(rec.seed * 7919 + hand.version * 31 + hand.hand_number)
+        rng = decision_rng(rec.seed, hand.hand_number, hand.version)
         if kind == "deal":
             match.apply(Deal(n=4 * self.svc.settings.deal_batch))
             for seat in range(4):  # computers race to declare like everyone else

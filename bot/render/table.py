@@ -17,12 +17,13 @@ from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import codec
+from bot import codec, slots
 from bot.i18n import plural, t
 from bot.models import GameRecord
 from bot.outbox import Content
 from bot.render.cards import cards_label, rank_label, suit_label
 from bot.render.names import clip
+from bot.slots import SlotKey
 from engine.match import MatchState
 from engine.records import PlayRecord, Trick, failed_throw_penalty
 from engine.scoring import TAKE_OVER, hand_outcome
@@ -346,7 +347,7 @@ def takeover_markup(
     buttons = [
         InlineKeyboardButton(
             t(rec.lang, "btn.take", n=i + 1),
-            url=f"https://t.me/{bot_username}?start={codec.take_payload(rec.id, i)}",
+            url=codec.deep_link(bot_username, codec.take_payload(rec.id, i)),
         )
         for i in seats
     ]
@@ -354,17 +355,18 @@ def takeover_markup(
 
 
 def table_key(rec: GameRecord, hand_number: int) -> str:
-    return f"g{rec.id}:h{hand_number}:table"
+    return slots.key(rec.id, "table", hand=hand_number)
 
 
 def group_messages(
     rec: GameRecord, match: MatchState, bot_username: str = "bot", seen: int | None = None
-) -> list[tuple[str, Content]]:
+) -> list[tuple[SlotKey, Content]]:
     """Every group message of the current hand that may still change, oldest first:
     the hand's table (``seen``: see :func:`table_message`), then its result once the
     hand is over."""
-    base = f"g{rec.id}:h{match.hand_number}"
-    out = [(table_key(rec, match.hand_number), table_message(rec, match, bot_username, seen))]
+    n = match.hand_number
+    out = [(SlotKey(rec.id, "table", hand=n), table_message(rec, match, bot_username, seen))]
     if match.hand.is_terminal:
-        out.append((f"{base}:result", result_message(rec, match, live=rec.status == "running")))
+        live = rec.status == "running"
+        out.append((SlotKey(rec.id, "result", hand=n), result_message(rec, match, live=live)))
     return out
