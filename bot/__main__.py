@@ -12,6 +12,8 @@ import argparse
 import logging
 import sys
 
+from pydantic import ValidationError
+
 from bot.config import NO_TOKEN_MESSAGE, Settings
 from bot.version import __version__
 
@@ -90,7 +92,11 @@ def main(argv: list[str] | None = None) -> int:
 
         return simulate(argv)
     args = build_parser().parse_args(argv)
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as e:
+        print(config_error(e), file=sys.stderr)
+        return 2
     logging.basicConfig(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -107,8 +113,17 @@ def main(argv: list[str] | None = None) -> int:
     from bot.app import build_application
     from bot.hosting import run
 
-    run(build_application(settings), settings)
-    return 0
+    return run(build_application(settings), settings)
+
+
+def config_error(error: ValidationError) -> str:
+    """Invalid settings in one line: which variable and why (never the value given: it
+    may be a secret)."""
+    problems = [
+        f"{'.'.join(map(str, e['loc'])).upper() or 'settings'}: {e['msg']}"
+        for e in error.errors(include_url=False, include_input=False)
+    ]
+    return "Configuration error (environment or .env): " + "; ".join(problems)
 
 
 if __name__ == "__main__":

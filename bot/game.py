@@ -22,7 +22,7 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from bot import history
+from bot import history, slots
 from bot.chats import ChatLifecycle
 from bot.computer import Computers
 from bot.config import Settings
@@ -146,7 +146,9 @@ class GameService:
         ended = await history.hand_over(self.store, rec, match, self.wall())
         if ended is not None and not rec.group_gone:
             game.notify(
-                rec.chat_id, f"g{rec.id}:chart", render_history.chart_message(rec.lang, ended)
+                rec.chat_id,
+                slots.key(rec.id, "chart"),
+                render_history.chart_message(rec.lang, ended),
             )
 
     async def save(self, game: Game) -> None:

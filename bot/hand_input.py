@@ -10,11 +10,12 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from bot import codec
+from bot import codec, slots
 from bot.codec import Kind
 from bot.i18n import t
 from bot.live import Answer, Game
 from bot.render import table as render_table
+from bot.taps import one_tap
 from engine.errors import IllegalAction
 from engine.hand import Action, Bury, Pass, Play, Redeal, Show
 from engine.players import choose_bury, suggest
@@ -83,13 +84,10 @@ class HandInput:
         s = rec.seats[seat]
         if copy >= hand.hands[seat].count(card):
             return Answer(t(lang, "stale"))
-        one_tap = (
-            hand.phase == "playing"
-            and press.version == hand.version  # a tap on an older keyboard only selects
-            and hand.cards_to_play(seat) == 1  # the engine's rule: a one-card follow
-            and not s.selection
-        )
-        if one_tap:  # exactly one card is needed: the card tapped is the play
+        # a tap on an older keyboard only selects
+        if press.version == hand.version and one_tap(
+            hand, seat, s.selection
+        ):  # exactly one card is needed: the card tapped is the play
             return self._act(game, Play(seat=seat, cards=[card]), seat)
         if s.selection.count(card) > copy:
             s.selection.remove(card)
@@ -176,7 +174,7 @@ class HandInput:
         assert match is not None
         rec = game.rec
         # the finished hand's result loses its "Next hand" button (no stale buttons)
-        old = f"g{rec.id}:h{match.hand_number}:result"
+        old = slots.key(rec.id, "result", hand=match.hand_number)
         game.notify(rec.chat_id, old, render_table.result_message(rec, match, live=False), False)
         match.start_next_hand()
         rec.hand_no = match.hand_number

@@ -197,15 +197,6 @@ async def last_hand_of(store: Store, user_id: int) -> HandRecord | None:
     return HandRecord.model_validate_json(row[0]) if row else None
 
 
-async def last_match(store: Store, chat_id: int) -> MatchRecord | None:
-    async with store.db.execute(
-        "SELECT record FROM matches WHERE chat_id=? ORDER BY finished_at DESC LIMIT 1",
-        (chat_id,),
-    ) as cur:
-        row = await cur.fetchone()
-    return MatchRecord.model_validate_json(row[0]) if row else None
-
-
 @dataclass
 class PlayerStats:
     user_id: int

@@ -11,7 +11,7 @@ import asyncio
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
-from bot import codec, options
+from bot import codec, options, slots
 from bot.codec import Kind
 from bot.i18n import t
 from bot.live import Answer, Game
@@ -56,7 +56,7 @@ class Lobby:
         return game, True
 
     def lobby_message_id(self, game: Game) -> int | None:
-        return self.svc.outboxes.get(game.rec.chat_id).message_id(f"g{game.rec.id}:lobby")
+        return self.svc.outboxes.get(game.rec.chat_id).message_id(slots.key(game.rec.id, "lobby"))
 
     async def join(self, game_id: int, seat: int, user_id: int, name: str, lang: str | None) -> str:
         """Seat a player who came through the deep link. Returns an i18n key."""
@@ -187,7 +187,7 @@ class Lobby:
         if rec.paused and not rec.group_gone and not any(s.dm_failed for s in rec.seats):
             rec.paused = False
         text = t(rec.lang, "table.taken_over", name=shown(name), old=old_name, n=seat + 1)
-        game.notify(rec.chat_id, f"g{rec.id}:take:{seat}", Content(text))
+        game.notify(rec.chat_id, slots.key(rec.id, "take", seat=seat), Content(text))
         game.changed()
         return "take.ok"
 
@@ -195,5 +195,4 @@ class Lobby:
         """The deep link that takes over ``seat`` now, or None if it is not free."""
         if seat not in render_table.takeable(game.rec):
             return None
-        payload = codec.take_payload(game.rec.id, seat)
-        return f"https://t.me/{self.svc.bot_username}?start={payload}"
+        return codec.deep_link(self.svc.bot_username, codec.take_payload(game.rec.id, seat))

@@ -11,7 +11,7 @@ from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
-from bot import i18n
+from bot import codec, i18n
 from bot.game import GameService
 from bot.members import Members
 from bot.outbox import Content
@@ -97,3 +97,31 @@ async def edit_query_message(
     markup = kwargs.get("reply_markup")
     html = kwargs.get("parse_mode") == ParseMode.HTML
     box.put(key, Content(text, markup if isinstance(markup, InlineKeyboardMarkup) else None, html))
+
+
+def describe(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+    """Which update, where: its id, chat, the chat's open game and the command's name;
+    never names, texts or arguments (they are personal data)."""
+    parts = [f"update {update.update_id}"]
+    chat = update.effective_chat
+    if chat is not None:
+        parts.append(f"in chat {chat.id}")
+        svc: GameService | None = context.bot_data.get("service")
+        games = [
+            g.rec.id
+            for g in (svc.games.values() if svc else ())
+            if g.rec.chat_id == chat.id and g.rec.status in ("lobby", "running")
+        ]
+        if games:
+            parts.append("game " + ", ".join(map(str, games)))
+    query = update.callback_query
+    if query is not None:
+        try:
+            press = codec.decode(query.data)
+            parts.append(f"press {press.kind} of game {press.game}")
+        except codec.BadData:
+            parts.append("a press")
+    msg: Message | None = update.effective_message
+    if query is None and msg is not None and (msg.text or "").startswith("/"):
+        parts.append("command " + (msg.text or "").split()[0].split("@")[0][:32])
+    return " ".join(parts)

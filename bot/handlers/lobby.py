@@ -53,8 +53,17 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(context, msg, t(lang, "start.group"))
         return
     payload = context.args[0] if context.args else ""
-    if not payload:
-        await reply(context, msg, t(lang, "help"), parse_mode=ParseMode.HTML)
+    if not payload:  # the bot opened (or unblocked): their hands back, else how to play
+        games = await svc.chats.dm_started(user.id)
+        for game in games:
+            back = t(
+                game.rec.user_lang(user.id, user.language_code),
+                "join.back",
+                group=shown(game.rec.chat_title or "?"),
+            )
+            await reply(context, msg, back, parse_mode=ParseMode.HTML)
+        if not games:
+            await reply(context, msg, t(lang, "help"), parse_mode=ParseMode.HTML)
         return
     try:
         kind, game_id, seat = codec.decode_payload(payload)

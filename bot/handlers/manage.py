@@ -88,7 +88,7 @@ async def takeover_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await reply(context, msg, t(lang, "endgame.none"))
         return
     arg = context.args[0] if context.args else ""
-    if not (arg.isdigit() and 1 <= int(arg) <= 4):
+    if arg not in ("1", "2", "3", "4"):  # not isdigit(): "²" and "⑦" pass it, not int()
         await reply(context, msg, t(lang, "takeover.usage"))
         return
     seat = int(arg) - 1

@@ -23,7 +23,7 @@ from telegram.ext import ContextTypes
 from bot import codec
 from bot.codec import END_KINDS, LOBBY_KINDS, Kind
 from bot.game import Answer, StepFailed
-from bot.handlers import chat_lang, is_admin, service
+from bot.handlers import chat_lang, describe, is_admin, service
 from bot.handlers.manage import end_press
 from bot.handlers.settings import settings_press
 from bot.i18n import t
@@ -40,7 +40,7 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     except StepFailed:  # logged with the game's id; the game is as it was saved
         answer = Answer(t(await chat_lang(context, update), "error.undone"), alert=True)
     except Exception:
-        log.exception("callback %r failed", query.data)
+        log.exception("%s failed", describe(update, context))
         answer = Answer(t(await chat_lang(context, update), "error"), alert=True)
     try:
         await query.answer(answer.text[:200] or None, show_alert=answer.alert)

@@ -23,10 +23,6 @@ def seat_name(seat: Seat, lang: str) -> str:
     return shown(seat.name)
 
 
-def deep_link(bot_username: str, payload: str) -> str:
-    return f"https://t.me/{bot_username}?start={payload}"
-
-
 def lobby(rec: GameRecord, bot_username: str) -> Content:
     lang = rec.lang
     lines = [t(lang, "lobby.title"), ""]
@@ -66,7 +62,7 @@ def _lobby_keyboard(rec: GameRecord, bot_username: str) -> InlineKeyboardMarkup:
     seat_buttons = [
         InlineKeyboardButton(
             t(lang, "btn.sit", n=i + 1),
-            url=deep_link(bot_username, codec.join_payload(rec.id, i)),
+            url=codec.deep_link(bot_username, codec.join_payload(rec.id, i)),
         )
         for i, s in enumerate(rec.seats)
         if s.empty

@@ -19,6 +19,11 @@ CHANGED = "✱"
 
 
 def value_text(lang: str, opt: Option, value: Any) -> str:
+    """The option's value in the HTML of a screen (a label such as ``♠ > ♥`` escaped)."""
+    return escape(_label(lang, opt, value), quote=False)
+
+
+def _label(lang: str, opt: Option, value: Any) -> str:
     codes = codes_of(opt, value)
     if opt.multi:
         labels = [opt.text(lang, c) for c in opt.choices if c in codes]

@@ -15,15 +15,18 @@ from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import codec
+from bot import codec, slots
 from bot.i18n import plural, t
 from bot.models import GameRecord
 from bot.outbox import Content
 from bot.render.cards import cards_label, rank_label, suit_label
 from bot.render.names import shown
+from bot.slots import SlotKey
 from engine.match import MatchState
-from engine.records import PlayRecord, Trick
+from engine.records import PlayRecord, Trick, failed_throw_penalty
+from engine.scoring import TAKE_OVER, hand_outcome
 from engine.seats import SEATS, Seat
+from engine.tricks import play_kind
 from engine.view import PublicView
 
 NAME_LIMIT = 16  # graphemes of a name in a table line
@@ -60,7 +63,8 @@ def seats_block(rec: GameRecord, view: PublicView) -> str:
     lang = rec.lang
     lines = []
     for seat in SEATS:
-        mark = "▶" if seat == view.turn and view.phase != "done" else "  "
+        live = view.phase != "done" and rec.status == "running"
+        mark = "▶" if seat == view.turn and live else "  "
         role = t(lang, "role.dealer") if seat == view.dealer else ""
         auto = " 🤖" if rec.seats[seat].auto else ""
         team = t(lang, f"team.short.{view.team_of(seat)}")
@@ -70,8 +74,11 @@ def seats_block(rec: GameRecord, view: PublicView) -> str:
 
 
 def shows_block(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
-    """Each show of the hand with what it did (亮主 / 加固 / 反主)."""
-    return [
+    """Each show of the hand with what it did (亮主 / 加固 / 反主); under joker_declare
+    first whether the dealer's team could declare when the deal ended (叫不起)."""
+    can = view.dealer_team_can_declare
+    checked = [] if can is None else [t(lang, f"table.dealer_team.{'can' if can else 'cannot'}")]
+    return checked + [
         t(
             lang,
             "table.show",
@@ -93,12 +100,40 @@ def kitty_decided(view: PublicView, lang: str) -> str | None:
     return t(lang, "table.kitty_decided", cards=cards, trump=suit_label(view.trump, lang))
 
 
-def play_text(view: PublicView, play: PlayRecord, lang: str) -> str:
-    cards = cards_label(view.ctx.sorted(list(play.cards)), lang)
-    if play.attempted is None:
+def play_text(view: PublicView, play: PlayRecord, lang: str, trick: Trick | None = None) -> str:
+    """A play's cards; a failed throw says what was tried, what beat it and the
+    penalty; with its ``trick``, a successful throw (甩牌) and a ruff (毙) are marked
+    (the engine classifies: :func:`engine.tricks.play_kind`)."""
+    ctx = view.ctx
+    cards = cards_label(ctx.sorted(list(play.cards)), lang)
+    if play.attempted is not None:
+        return failed_throw_text(view, play, lang)
+    if trick is None or not trick.plays:
         return cards
-    tried = cards_label(view.ctx.sorted(list(play.attempted)), lang)
-    return t(lang, "table.failed_throw", tried=tried, cards=cards)
+    kind = play_kind(ctx, trick.plays[0].cards, play.cards, play is trick.plays[0])
+    return cards + t(lang, f"mark.{kind}") if kind else cards
+
+
+def signed(n: int) -> str:
+    """A change of points with its sign, "+20" / "−10" (a minus sign, not a hyphen)."""
+    return f"{n:+d}".replace("-", "\u2212")
+
+
+def failed_throw_text(view: PublicView, play: PlayRecord, lang: str) -> str:
+    """A failed throw explained (RULES 8.3): what was tried, the unit that failed and
+    who holds what beat it, the forced play and the penalty as a figure of its own."""
+    ctx = view.ctx
+    tried = cards_label(ctx.sorted(list(play.attempted or [])), lang)
+    cards = cards_label(ctx.sorted(list(play.cards)), lang)
+    penalty = failed_throw_penalty(view.rules, play, view.defenders)
+    if play.beaten_by:
+        beaten_by = cards_label(ctx.sorted(list(play.beaten_by)), lang)
+        text = t(lang, "table.throw_failed.by", tried=tried, cards=cards, beaten_by=beaten_by)
+    else:
+        text = t(lang, "table.throw_failed", tried=tried, cards=cards)
+    if penalty:
+        text += t(lang, "table.throw_failed.penalty", penalty=signed(penalty))
+    return text
 
 
 # the most missed tricks a table repeats in full (only if output failed for long)
@@ -137,9 +172,9 @@ def trick_block(
         best = view.winning
     for play in trick.plays:
         mark = t(lang, "table.best") if play.seat == best else ""
-        text = play_text(view, play, lang)
+        text = play_text(view, play, lang, trick)
         lines.append(t(lang, "table.play", name=name_of(rec, play.seat, lang), cards=text) + mark)
-    if trick.winner is None and view.turn is not None:
+    if trick.winner is None and view.turn is not None and rec.status == "running":
         lines.append(t(lang, "table.waiting", name=name_of(rec, view.turn, lang)))
     return lines
 
@@ -152,6 +187,8 @@ def situation(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
         lines.append(decided)
     elif not lines:
         lines.append(t(lang, "table.no_show"))
+    if rec.status != "running":  # an ended game deals and waits for nobody
+        return lines
     phase = view.phase
     if phase == "dealing":
         lines.append(t(lang, "table.dealing", dealt=view.dealt, total=view.deal_total))
@@ -168,6 +205,48 @@ def situation(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
 def points_line(view: PublicView, lang: str) -> str:
     team = t(lang, f"team.short.{view.attackers}")
     return t(lang, "table.points", team=team, points=view.attackers_points)
+
+
+def next_step(view: PublicView, points: int) -> tuple[int, str, int] | None:
+    """The next threshold of the hand's level table above ``points``: (points, side,
+    steps), looked up in the engine's table (``hand_outcome``), or None."""
+    now = hand_outcome(view.rules, points)
+    for p in range(points - points % 5 + 5, 1000, 5):
+        side, steps = hand_outcome(view.rules, p)
+        if (side, steps) != now:
+            return p, side, steps
+    return None
+
+
+def points_text(view: PublicView, lang: str) -> list[str]:
+    """The attackers' points in context, after the last finished trick (so the line
+    stays true until the next one is won): trick points and penalties apart, what 80
+    means, the next threshold of the level table."""
+    done = sum(1 for trick in view.tricks if trick.winner is not None)
+    defenders = view.defenders
+    won = sum(
+        tr.points
+        for tr in view.tricks[:done]
+        if tr.winner is not None and view.team_of(tr.winner) != defenders
+    )
+    penalty = sum(f.penalty for f in view.failed_throws if f.trick < done)
+    total = view.points_after(done)
+    team = t(lang, f"team.short.{view.attackers}")
+    key = "dm.points.after" if done else "dm.points.start"
+    line = t(lang, key, team=team, k=done, points=total)
+    if penalty:
+        line += t(lang, "dm.points.penalty", tricks=won, penalty=signed(penalty))
+    lines = [line]
+    context = []
+    if total < TAKE_OVER:
+        context.append(t(lang, "dm.points.to_take_over", need=TAKE_OVER, more=TAKE_OVER - total))
+    step = next_step(view, total)
+    if step is not None and step[0] != TAKE_OVER:
+        at, side, steps = step
+        context.append(t(lang, f"dm.points.next.{side}", at=at, steps=steps))
+    if context:
+        lines.append(" · ".join(context))
+    return lines
 
 
 def table_message(
@@ -188,6 +267,8 @@ def table_message(
             lines += trick_block(rec, view, number, trick, lang)
             lines.append("")
         lines.append(points_line(view, lang))
+    if rec.status == "ended":
+        lines += ["", t(lang, "table.ended")]
     markup = None
     if view.phase != "done":
         markup = takeover_markup(rec, bot_username, takeable(rec))
@@ -219,7 +300,7 @@ def result_lines(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
     lines.append(t(lang, "result.levels", a=a, b=b))
     team = view.match_winner
     if team is not None:
-        names = " & ".join(name_of(rec, s, lang) for s in SEATS if view.team_of(s) == team)
+        names = " &amp; ".join(name_of(rec, s, lang) for s in SEATS if view.team_of(s) == team)
         if view.ended_by_time:  # RULES.md 11: at the limit the higher level wins
             minutes = view.rules.time_limit_min
             lines.append(t(lang, "result.by_time", minutes=minutes, a=a, b=b))
@@ -264,7 +345,7 @@ def takeover_markup(
     buttons = [
         InlineKeyboardButton(
             t(rec.lang, "btn.take", n=i + 1),
-            url=f"https://t.me/{bot_username}?start={codec.take_payload(rec.id, i)}",
+            url=codec.deep_link(bot_username, codec.take_payload(rec.id, i)),
         )
         for i in seats
     ]
@@ -272,17 +353,18 @@ def takeover_markup(
 
 
 def table_key(rec: GameRecord, hand_number: int) -> str:
-    return f"g{rec.id}:h{hand_number}:table"
+    return slots.key(rec.id, "table", hand=hand_number)
 
 
 def group_messages(
     rec: GameRecord, match: MatchState, bot_username: str = "bot", seen: int | None = None
-) -> list[tuple[str, Content]]:
+) -> list[tuple[SlotKey, Content]]:
     """Every group message of the current hand that may still change, oldest first:
     the hand's table (``seen``: see :func:`table_message`), then its result once the
     hand is over."""
-    base = f"g{rec.id}:h{match.hand_number}"
-    out = [(table_key(rec, match.hand_number), table_message(rec, match, bot_username, seen))]
+    n = match.hand_number
+    out = [(SlotKey(rec.id, "table", hand=n), table_message(rec, match, bot_username, seen))]
     if match.hand.is_terminal:
-        out.append((f"{base}:result", result_message(rec, match, live=rec.status == "running")))
+        live = rec.status == "running"
+        out.append((SlotKey(rec.id, "result", hand=n), result_message(rec, match, live=live)))
     return out

@@ -2,7 +2,9 @@
 
 The hub listens to the one change path (``Publisher.listeners``: called when a change is
 published, under the game's lock), builds each open app's view at once and keeps only
-the newest for it (a slow reader skips states, never falls behind). It also keeps when
+the newest for it (a slow reader skips states, never falls behind). While a person has
+an app open their DM may wait (``Publisher.app_open``); when their last app closes the
+game is published again, so the DM catches up at once. It also keeps when
 the current turn began, for the countdown: a turn's clock starts when the engine's state
 version moves, as ``bot.timers`` arms its timer.
 """
@@ -11,7 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections import defaultdict
+import logging
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +24,8 @@ from bot.webapp.view import table_view
 
 if TYPE_CHECKING:
     from bot.game import GameService
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(eq=False)
@@ -59,7 +64,11 @@ class Hub:
         self._readers: dict[int, set[Reader]] = defaultdict(set)  # game -> open apps
         self._open: dict[int, int] = defaultdict(int)  # user -> open apps
         self._turns: dict[int, tuple[int, int, float]] = {}  # game -> (hand, version, since)
+        # game -> (hand, seat's cards) as last published before a burial began
+        self._before_bury: dict[int, tuple[int, list[list[int]]]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
         svc.publisher.listeners.append(self.changed)
+        svc.publisher.app_open = self.connected
 
     # ------------------------------------------------------------------ readers
     def open(self, game: Game, user_id: int, seat: int | None, lang: str) -> Reader:
@@ -78,6 +87,19 @@ class Hub:
             self._open[reader.user_id] -= 1
             if self._open[reader.user_id] <= 0:
                 del self._open[reader.user_id]
+                # their DM waited while the app showed everything: bring it up to date now
+                task = asyncio.get_running_loop().create_task(self._catch_up(reader.game_id))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+    async def _catch_up(self, game_id: int) -> None:
+        try:
+            game = await self.svc.get(game_id)
+            if game is not None:
+                async with game.lock:  # as the change path publishes: under the game's lock
+                    self.svc.publisher.publish(game)
+        except Exception:  # e.g. the bot stopping meanwhile: the next change publishes
+            log.exception("catching up the DMs of game %s failed", game_id)
 
     def connected(self, user_id: int) -> bool:
         """Whether this person has the Mini App open now."""
@@ -96,12 +118,26 @@ class Hub:
         rec, match = game.rec, game.match
         if match is None:
             return {"game": rec.id, "status": rec.status, "group": rec.chat_title, "lang": lang}
-        return table_view(rec, match, seat, lang, self.deadline(game))
+        return table_view(rec, match, seat, lang, self.deadline(game), self.picked(game, seat))
+
+    def picked(self, game: Game, seat: int | None) -> list[int] | None:
+        """The cards ``seat`` took up with the kitty, while it buries (if seen before)."""
+        match = game.match
+        if match is None or seat is None or match.hand.phase != "burying":
+            return None
+        before = self._before_bury.get(game.rec.id)
+        if before is None or before[0] != match.hand.hand_number:
+            return None
+        rest = Counter(match.hand.hands[seat]) - Counter(before[1][seat])
+        return sorted(rest.elements())
 
     def _clock(self, game: Game) -> None:
         match = game.match
         if match is None:
             return
+        if match.hand.phase != "burying":
+            hands = [list(h) for h in match.hand.hands]
+            self._before_bury[game.rec.id] = (match.hand.hand_number, hands)
         key = (match.hand.hand_number, match.hand.version)
         turn = self._turns.get(game.rec.id)
         if turn is None or turn[:2] != key:

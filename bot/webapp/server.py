@@ -7,6 +7,7 @@ player reads their seat's view and acts for their seat only; a member of the gro
 does not play reads the public view; anyone else is refused.
 
     GET  /                 the page (``static/``, no build step)
+    GET  /telegram-web-app.js  Telegram's WebApp script (a redirect; the sandbox: a stand-in)
     GET  /api/texts?lang=  the page's words (the i18n catalogs' ``webapp.*`` keys)
     GET  /api/view?game=   the reader's view of the game (``bot.webapp.view``)
     POST /api/act          an action: exactly a DM button's press (``HandInput.press``)
@@ -22,6 +23,7 @@ import asyncio
 import json
 import logging
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -42,9 +44,10 @@ from bot.webapp.live import Hub
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
-PTB = web.AppKey("ptb", Any)
-LIMITS = web.AppKey("limits", "OrderedDict[int, AsyncLimiter]")
+PTB: web.AppKey[Callable[[], Any]] = web.AppKey("ptb")
+LIMITS: web.AppKey[OrderedDict[int, AsyncLimiter]] = web.AppKey("limits")
 KEEPALIVE = 15.0
+TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
 MAX_LIMITERS = 10_000  # people remembered by the rate limiter (the least recent forgotten)
 
 # what the page may do, as the DM's button of the same kind
@@ -60,13 +63,15 @@ ACTIONS = {
 }
 
 
-def make_app(ptb: Any) -> web.Application:
-    """The Mini App of the running bot ``ptb`` (a python-telegram-bot Application whose
-    ``bot_data`` holds the service once initialised)."""
+def make_app(ptb: Callable[[], Any], stand_in: Path | None = None) -> web.Application:
+    """The Mini App of the running bot ``ptb()`` (a python-telegram-bot Application whose
+    ``bot_data`` holds the service once initialised). The page loads Telegram's own
+    WebApp script; ``stand_in``: a file serving instead (the sandbox, no Telegram)."""
     app = web.Application()
     app[PTB] = ptb
     app[LIMITS] = OrderedDict()
     app.router.add_get("/", index)
+    app.router.add_get("/telegram-web-app.js", _script(stand_in))
     app.router.add_static("/static/", STATIC)
     app.router.add_get("/api/texts", texts)
     app.router.add_get("/api/view", view)
@@ -89,6 +94,15 @@ async def index(request: web.Request) -> web.FileResponse:
     return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
 
+def _script(stand_in: Path | None) -> Any:
+    async def script(request: web.Request) -> web.StreamResponse:
+        if stand_in is None:
+            raise web.HTTPFound(TELEGRAM_SCRIPT)
+        return web.FileResponse(stand_in, headers={"Cache-Control": "no-store"})
+
+    return script
+
+
 async def texts(request: web.Request) -> web.Response:
     lang = normalize(request.query.get("lang")) or "zh"
     words = catalog(lang if lang in LANGS else "zh")
@@ -98,8 +112,8 @@ async def texts(request: web.Request) -> web.Response:
 
 # ---------------------------------------------------------------------- who is asking
 def _service(request: web.Request) -> tuple[GameService, Settings]:
-    ptb = request.app[PTB]
-    svc = ptb.bot_data.get("service")
+    ptb = request.app[PTB]()
+    svc = None if ptb is None else ptb.bot_data.get("service")
     if svc is None:
         raise web.HTTPServiceUnavailable(text="starting")
     return svc, svc.settings
@@ -112,7 +126,7 @@ def _launch(request: web.Request, init_data: str | None) -> Launch:
     try:
         return validate(
             init_data,
-            request.app[PTB].bot.token,
+            request.app[PTB]().bot.token,
             max_age=settings.webapp_auth_max_age_seconds,
             now=svc.wall(),
         )
@@ -161,7 +175,7 @@ async def _reader(
 
 
 def _members(request: web.Request) -> Members:
-    ptb = request.app[PTB]
+    ptb = request.app[PTB]()
     data = ptb.bot_data
     if "members" not in data:
         data["members"] = Members(ptb.bot, data["service"].clock)
@@ -186,7 +200,7 @@ async def view(request: web.Request) -> web.Response:
     await _limit(request, launch.user.id)
     game, seat, lang = await _reader(request, launch, _game_of(request, launch))
     async with game.lock:
-        doc = hub(request.app[PTB]).view(game, seat, lang)
+        doc = hub(request.app[PTB]()).view(game, seat, lang)
     return web.json_response(doc, dumps=_dumps)
 
 
@@ -209,7 +223,7 @@ async def act(request: web.Request) -> web.Response:
     # the same door as a tapped button: lock, engine, save once, publish once
     answer = await svc.hands.press(game, press, launch.user.id, launch.user.language_code)
     async with game.lock:
-        doc = hub(request.app[PTB]).view(game, seat, lang)
+        doc = hub(request.app[PTB]()).view(game, seat, lang)
     return web.json_response(
         {"text": answer.text, "alert": answer.alert, "view": doc}, dumps=_dumps
     )
@@ -227,7 +241,7 @@ async def events(request: web.Request) -> web.StreamResponse:
         }
     )
     await response.prepare(request)
-    live = hub(request.app[PTB])
+    live = hub(request.app[PTB]())
     async with game.lock:
         reader = live.open(game, launch.user.id, seat, lang)
     try:
@@ -252,10 +266,10 @@ async def serve(ptb: Any, settings: Settings) -> web.AppRunner:
     """Serve the Mini App at WEBAPP_URL's path on WEBAPP_LISTEN:WEBAPP_PORT (behind the
     host's TLS-terminating reverse proxy); ``await runner.cleanup()`` stops it."""
     path = prefix(settings.webapp_url)
-    root = make_app(ptb)
+    root = make_app(lambda: ptb)
     if path != "/":
         root = web.Application()
-        root.add_subapp(path, make_app(ptb))
+        root.add_subapp(path, make_app(lambda: ptb))
     hub(ptb)  # the turn clocks start with the bot, not with the first reader
     runner = web.AppRunner(root, access_log=None)  # launch data travels in URLs: no log
     await runner.setup()

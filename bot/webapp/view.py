@@ -9,6 +9,7 @@ computed here: thresholds come from the engine's level table lookup.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import t
@@ -38,27 +39,32 @@ def card_json(card: int, lang: str) -> dict[str, Any]:
             "red": card == BJ,
             "joker": True,
         }
-    suit = suit_of(card)
+    rank, suit = rank_of(card), suit_of(card)
+    assert rank is not None and suit is not None  # not a joker
     return {
         "id": card,
-        "r": RANKS[rank_of(card)],
-        "s": SUIT_TEXT[suit],  # type: ignore[index]
+        "r": RANKS[rank],
+        "s": SUIT_TEXT[suit],
         "red": suit in (1, 3),
         "p": points(card),
     }
 
 
-def _cards(cards: list[int], lang: str) -> list[dict[str, Any]]:
+def _cards(cards: Sequence[int], lang: str) -> list[dict[str, Any]]:
     return [card_json(c, lang) for c in cards]
 
 
-def _play(view: PublicView, play: PlayRecord, lang: str) -> dict[str, Any]:
+def _play(view: PublicView, play: PlayRecord, lead: PlayRecord, lang: str) -> dict[str, Any]:
     out: dict[str, Any] = {
         "seat": play.seat,
         "cards": _cards(view.ctx.sorted(list(play.cards)), lang),
     }
     if play.attempted is not None:  # a failed throw: what was tried, the forced play
         out["attempted"] = _cards(view.ctx.sorted(list(play.attempted)), lang)
+    klass = view.ctx.suit_class
+    if play is not lead and klass[lead.cards[0]] != TRUMP:
+        # trumps on a side-suit lead: a ruff (when the seat had none of the suit left)
+        out["ruff"] = all(klass[c] == TRUMP for c in play.cards)
     return out
 
 
@@ -68,7 +74,7 @@ def _trick(view: PublicView, trick: Trick | None, lang: str) -> dict[str, Any] |
     best = view.winning if trick.winner is None else trick.winner
     return {
         "leader": trick.leader,
-        "plays": [_play(view, p, lang) for p in trick.plays],
+        "plays": [_play(view, p, trick.plays[0], lang) for p in trick.plays],
         "best": best,
         "winner": trick.winner,
         "points": trick.points,
@@ -100,6 +106,7 @@ def _points(view: PublicView, lang: str) -> dict[str, Any]:
             won += [c for p in trick.plays for c in p.cards if points(c)]
     return {
         "team": attackers,
+        "team_name": None if attackers is None else t(lang, f"team.short.{attackers}"),
         "points": view.attackers_points,
         "take_over": take_over,
         "next": _outcome_changes(view, view.attackers_points),
@@ -108,7 +115,9 @@ def _points(view: PublicView, lang: str) -> dict[str, Any]:
     }
 
 
-def _mine(match: MatchState, obs: Observation, rec: GameRecord, lang: str) -> dict[str, Any]:
+def _mine(
+    match: MatchState, obs: Observation, rec: GameRecord, lang: str, picked: list[int] | None
+) -> dict[str, Any]:
     """What only the reader's seat has: its cards, options and the kitty it buried."""
     hand = match.hand
     groups = [
@@ -136,6 +145,8 @@ def _mine(match: MatchState, obs: Observation, rec: GameRecord, lang: str) -> di
         "can_pass": obs.can_pass,
         "can_redeal": obs.can_redeal,
         "kitty": _cards(obs.kitty, lang) if obs.kitty is not None else None,
+        # burying: the cards just picked up with the kitty (shown apart)
+        "picked": picked if obs.my_turn and obs.phase == "burying" else None,
         "selection": list(rec.seats[obs.seat].selection),
         "auto": rec.seats[obs.seat].auto,
     }
@@ -147,9 +158,11 @@ def table_view(
     seat: int | None,
     lang: str,
     deadline: float | None = None,
+    picked: list[int] | None = None,
 ) -> dict[str, Any]:
     """The document for a reader at ``seat`` (None: the public view). ``deadline``:
-    seconds left for whoever acts now, if a clock runs."""
+    seconds left for whoever acts now, if a clock runs; ``picked``: the cards the
+    seat burying now took up with the kitty."""
     view: PublicView = match.public_observation() if seat is None else match.observation(seat)
     to_act = view.to_act
     out: dict[str, Any] = {
@@ -171,6 +184,7 @@ def table_view(
             {
                 "name": name_of(rec, s, lang),
                 "team": view.team_of(s),
+                "team_name": t(lang, f"team.short.{view.team_of(s)}"),
                 "computer": rec.seats[s].computer,
                 "auto": rec.seats[s].auto,
                 "count": view.card_counts[s],
@@ -203,5 +217,5 @@ def table_view(
             "match_over": view.match_winner is not None,
         }
     if isinstance(view, Observation):
-        out["me"] = _mine(match, view, rec, lang)
+        out["me"] = _mine(match, view, rec, lang, picked)
     return out

@@ -1,6 +1,7 @@
 """The words of the game (bot/i18n/glossary.json): one word per idea and language, the
 same idea named in both catalogs, Chinese punctuation in Chinese, no (s) plurals."""
 
+import html
 import json
 import re
 from pathlib import Path
@@ -49,7 +50,7 @@ def test_the_kitty_bonus_and_burying_are_two_words_in_chinese():
 def test_chinese_strings_use_full_width_punctuation():
     bad = []
     for key, text in i18n.catalog("zh").items():
-        plain = re.sub(r"<[^>]+>", "", text)  # tags aside
+        plain = html.unescape(re.sub(r"<[^>]+>", "", text))  # what the reader sees
         if re.search(f"{IDEOGRAPH}\\s*{ASCII_PUNCT}|{ASCII_PUNCT}\\s*{IDEOGRAPH}", plain):
             bad.append(f"{key}: {text!r}")
     assert not bad, "\n".join(bad)

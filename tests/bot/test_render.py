@@ -16,7 +16,7 @@ from bot.render.lobby import lobby
 from bot.render.names import clip, isolate
 from bot.render.table import group_messages, result_message, table_message
 from engine.cards import BJ, LJ
-from engine.hand import Bury, Deal, Pass, Play, Show
+from engine.hand import Bury, Deal, HandState, Pass, Play, Show
 from engine.match import MatchState
 from engine.players import choose_action, choose_bury, suggest
 from engine.ranking import TRUMP
@@ -268,7 +268,7 @@ def test_a_table_told_what_the_group_saw_repeats_every_trick_it_missed_in_full()
         assert "<b>Trick 6</b>" in text  # and the trick being played
 
 
-def test_the_dm_shows_the_last_trick_until_the_next_one_completes():
+def test_the_dm_shows_the_last_trick_as_finished_until_the_next_one_completes():
     m, _ = buried_match()
     rng = random.Random(9)
     rec = record()
@@ -279,21 +279,42 @@ def test_the_dm_shows_the_last_trick_until_the_next_one_completes():
     for _ in range(3):  # the next trick grows: the finished one stays in view
         for seat in range(4):
             content, _ = hand_message(rec, m, seat)
-            line = next(x for x in content.text.splitlines() if x.startswith("Trick 2:"))
+            line = next(x for x in content.text.splitlines() if x.startswith("Trick 2 (finished):"))
             assert line.endswith(f"→ 🏆 {SHOWN[first_done.winner]} +{first_done.points}")
         play_one(m, rng)
     content, _ = hand_message(rec, m, hand.turn)
-    assert "Trick 3: " in content.text
+    assert "Trick 3 (now): " in content.text
     best = hand.current_trick.plays[
         trick_winner(hand.ctx, [p.cards for p in hand.current_trick.plays])
     ].seat
     assert re.search(rf"{SHOWN[best]} [^·]*⬅ winning", content.text)
     play_one(m, rng)  # the trick completes: it is now the last one shown
     content, _ = hand_message(rec, m, 0)
-    assert "Trick 2:" not in content.text and "→ 🏆" in content.text
+    assert "Trick 2 " not in content.text and "Trick 3 (finished)" in content.text
 
 
-def test_the_turn_is_unmistakable_and_the_others_see_whom_they_wait_for():
+def test_between_turns_the_dm_shows_the_trick_only_up_to_the_readers_play():
+    """What others play later would make a live line false: a DM shows the trick in
+    progress up to its reader's own play, no winning mark, no "waiting for"."""
+    m, _ = buried_match()
+    rng = random.Random(4)
+    rec = record()
+    while len(m.hand.tricks) < 2 or len(m.hand.current_trick.plays) != 2:
+        play_one(m, rng)
+    trick = m.hand.current_trick
+    first, second = trick.plays[0].seat, trick.plays[1].seat
+    text = hand_message(rec, m, first)[0].text
+    line = next(x for x in text.splitlines() if x.startswith("Trick 2 up to your play:"))
+    assert NAMES[second] not in line and "winning" not in text
+    assert t("en", "dm.not_your_turn") in text
+    text = hand_message(rec, m, second)[0].text
+    assert NAMES[first] in next(x for x in text.splitlines() if "up to your play" in x)
+    waiting = (s for s in range(4) if s not in (first, second) and s != m.hand.turn)
+    for seat in waiting:  # not played in it yet: the trick is not shown
+        assert "Trick 2" not in hand_message(rec, m, seat)[0].text
+
+
+def test_the_turn_is_unmistakable_and_the_others_are_told_when_it_comes():
     m, _ = buried_match()
     rec = record()
     turn = m.hand.turn
@@ -302,9 +323,9 @@ def test_the_turn_is_unmistakable_and_the_others_see_whom_they_wait_for():
         assert mine == (seat == turn)
         last = content.text.splitlines()[-1]
         if seat == turn:
-            assert last.startswith("👉 <b>Your turn.</b>")
+            assert last.startswith("👉 <b>Your turn to lead.</b>")
         else:
-            assert last == f"⏳ Waiting for {SHOWN[turn]} to play."
+            assert last == t("en", "dm.not_your_turn")
 
 
 def _finished_hand(seed=11):
@@ -421,7 +442,14 @@ def test_the_prompt_says_when_one_tap_plays():
         trick = hand.current_trick
         one = bool(trick.plays) and len(trick.plays[0].cards) == 1
         assert mine and ("one tap plays it" in last) == one
-        assert ("Tap cards, then ▶️ Play." in last) == (not one)
+        need = hand.cards_to_play(hand.turn)
+        if need is None:
+            assert "Your turn to lead" in last
+        elif need > 1:
+            assert f"follow with {need} cards (0 selected)" in last
+            assert any(
+                f"▶️ Play 0/{need}" == b.text for row in content.markup.inline_keyboard for b in row
+            )
         seen.add(one)
         play_one(m, rng)
     assert seen == {True, False}
@@ -441,3 +469,33 @@ def test_the_dm_keyboard_is_sent_and_digested_exactly_as_ptbs_would_be():
         )
         assert content.markup_json == json.dumps(ptb.to_dict(), sort_keys=True)
         assert codec.decode(rows[0][0].callback_data).kind == "T"
+
+
+def test_joker_declare_everyone_reads_whether_the_dealers_team_could_declare():
+    """RULES 12: when a later hand's deal ends with nothing declared, the table says at
+    once whether the dealer's team can declare (叫不起: then the attackers may)."""
+    rules = RuleSet.from_preset("joker_declare")
+    lines = {
+        False: {"en": "The dealer's team cannot declare", "zh": "庄家方叫不起"},
+        True: {"en": "The dealer's team can declare", "zh": "庄家方叫得起"},
+    }
+    seen = set()
+    for seed in range(100):
+        m = MatchState.new(rules, seed)
+        m.hand = HandState.new(rules, seed, 2, 0, m.levels)
+        m.apply(Deal(n=96))
+        for lang in ("en", "zh"):  # not before the deal ends
+            assert not any(w[lang] in table_text(record(lang), m) for w in lines.values())
+        m.apply(Deal(n=4))
+        can = m.hand.public_observation().dealer_team_can_declare
+        if can is None or can in seen:
+            continue
+        seen.add(can)
+        for lang in ("en", "zh"):
+            rec = record(lang)
+            for _, content in group_messages(rec, m):
+                assert lines[can][lang] in content.text
+                assert lines[not can][lang] not in content.text
+            for seat in range(4):
+                assert lines[can][lang] in hand_message(rec, m, seat)[0].text
+    assert seen == {True, False}

@@ -233,9 +233,13 @@ def pending_timer(app: Any, game_id: int) -> tuple[int, int, str] | None:
 
 
 async def fire_timer(world: FakeTelegram, app: Any, game_id: int, kind: str) -> None:
-    """Run the game's armed timer now (it must be of ``kind``) instead of waiting for it."""
+    """Run the game's armed timer now (it must be of ``kind``) instead of waiting for it.
+    A turn's time-out comes after its warning: for ``timeout`` the warning runs first."""
     assert app.job_queue is not None
     jobs = [j for j in app.job_queue.get_jobs_by_name(f"game:{game_id}") if not j.removed]
+    if kind == "timeout" and len(jobs) == 1 and jobs[0].data[1][2] == "warn":
+        await fire_timer(world, app, game_id, "warn")
+        jobs = [j for j in app.job_queue.get_jobs_by_name(f"game:{game_id}") if not j.removed]
     assert len(jobs) == 1 and jobs[0].data[1][2] == kind, [j.data for j in jobs]
     job = jobs[0]
     job.schedule_removal()

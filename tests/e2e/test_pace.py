@@ -114,7 +114,7 @@ async def test_when_tricks_come_faster_than_the_group_is_paced_the_next_table_re
             for user in people:
                 dm = "\n".join(shown(world, user))
                 for n, _trick in enumerate(hand.tricks, start=1):
-                    assert re.search(rf"Trick {n}: .* → 🏆 ", dm), (user.name, n)
+                    assert re.search(rf"Trick {n} \(finished\): .* → 🏆 ", dm), (user.name, n)
 
 
 async def test_with_computers_at_the_table_the_group_is_never_more_than_one_trick_behind(

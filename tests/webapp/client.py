@@ -58,7 +58,7 @@ class Session:
 @asynccontextmanager
 async def webapp(app: Any):
     """The bot's Mini App server on a local port, with a client."""
-    async with TestClient(TestServer(make_app(app))) as client:
+    async with TestClient(TestServer(make_app(lambda: app))) as client:
         yield client
 
 

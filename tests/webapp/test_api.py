@@ -181,11 +181,14 @@ async def play_hand_through_the_app(world, app, sessions, game_id, watcher=None,
         await world.settle()
         hand = game.match.hand
         if check:
-            for seat, s in sessions.items():
-                _check_privacy(hand, seat, await s.view(game_id))
+            for seat, s in [*sessions.items(), (None, watcher)]:
+                if s is None:
+                    continue
+                doc = await s.view(game_id)
+                while doc["version"] != hand.version:  # the deal moved on meanwhile
+                    doc = await s.view(game_id)
+                _check_privacy(hand, seat, doc)
                 steps["checked"] += 1
-            if watcher is not None:
-                _check_privacy(hand, None, await watcher.view(game_id))
         if hand.phase == "done":
             return steps
         if hand.phase == "dealing":
