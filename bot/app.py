@@ -14,7 +14,7 @@ import logging
 from typing import Any
 
 from telegram import BotCommand, Update
-from telegram.error import InvalidToken, NetworkError
+from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -219,6 +219,9 @@ async def _on_error(update: object, context: Any) -> None:
     logged once by ``bot.reach``)."""
     error = context.error
     if update is None and isinstance(error, NetworkError):
+        return
+    if update is None and isinstance(error, TelegramError):  # polling, answered: say why
+        log.error("polling for updates failed (PTB asks again, at most every 30 s): %s", error)
         return
     if not isinstance(update, Update):
         log.error("%s failed", type(update).__name__, exc_info=error)
