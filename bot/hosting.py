@@ -4,7 +4,8 @@
 
 A bot that cannot work stops with one line and exit code 1 (:func:`run`): a token
 Telegram refuses, Telegram unreachable at start-up (``bot.app.START_RETRIES``), a
-database it cannot use, a port it cannot listen on. systemd (``Restart=on-failure``) or Docker restart it later.
+database it cannot use, a port it cannot listen on. systemd (``Restart=on-failure``) or
+Docker restart it later.
 The webhook refuses a body that is not a JSON object with 400, and logs it in a line
 without the body (:class:`WebhookHandler`).
 """
