@@ -112,6 +112,10 @@ _MIGRATIONS: list[str] = [
         WHERE g.status IN ('lobby', 'running')
           AND json_extract(g.record, '$.seats[' || m.key || '].user_id') IS NOT NULL;
     """,
+    # the users table of the first version was never read or written
+    """
+    DROP TABLE users;
+    """,
 ]
 
 
@@ -190,6 +194,10 @@ class Store:
         for i, script in enumerate(_MIGRATIONS[version:], start=version + 1):
             await self.db.executescript(script)
             await self.db.execute(f"PRAGMA user_version = {i}")
+            version = i
+        # written even when nothing migrates: a database the bot may not write fails
+        # here, at start-up, not at the first move of a game
+        await self.db.execute(f"PRAGMA user_version = {version}")
         await self.db.commit()
 
     # games

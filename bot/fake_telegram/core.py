@@ -91,7 +91,7 @@ class TelegramCore:
         # faults a test may switch on: no call gets an answer (the transports fail as a
         # network does); every edit answers ``true`` (as the Bot API does for inline
         # messages, and some emulators for all) instead of the edited message
-        self.unreachable = False
+        self._unreachable = False
         self.edits_answer_true = False
         self.inflight = 0
         self.last_activity = time.monotonic()
@@ -141,7 +141,7 @@ class TelegramCore:
 
     async def wait_for_updates(self, timeout: float) -> None:
         deadline = asyncio.get_running_loop().time() + timeout
-        while not self.updates and not self.closing:
+        while not self.updates and not self.closing and not self._unreachable:
             remaining = deadline - asyncio.get_running_loop().time()
             if remaining <= 0:
                 return
@@ -150,6 +150,16 @@ class TelegramCore:
                 await asyncio.wait_for(self._wakeup.wait(), remaining)
             except TimeoutError:
                 return
+
+    @property
+    def unreachable(self) -> bool:
+        return self._unreachable
+
+    @unreachable.setter
+    def unreachable(self, value: bool) -> None:
+        """Unreachable: a long poll under way ends now (empty), the next call fails."""
+        self._unreachable = value
+        self._wakeup.set()
 
     def close(self) -> None:
         """Release every long poll at once so servers and apps stop promptly."""

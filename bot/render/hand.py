@@ -136,10 +136,12 @@ def _header(rec: GameRecord, obs: Observation, lang: str) -> str:
     )
 
 
-def _plays(rec: GameRecord, obs: Observation, trick: Trick, upto: int, lang: str) -> str:
-    """The first ``upto`` plays of a trick on one line; the winning mark only on a
-    trick in progress shown whole (it is the reader's turn: nothing changes meanwhile)."""
-    best = obs.winning if trick.winner is None and upto == len(trick.plays) else None
+def _plays(
+    rec: GameRecord, obs: Observation, trick: Trick, upto: int, lang: str, live: bool = False
+) -> str:
+    """The first ``upto`` plays of a trick on one line; the winning mark only on the
+    trick in progress on the reader's turn (``live``: nothing changes meanwhile)."""
+    best = obs.winning if live else None
     return " · ".join(
         t(
             lang,
@@ -168,7 +170,7 @@ def _tricks(rec: GameRecord, obs: Observation, lang: str, my_turn: bool) -> list
     n = len(obs.tricks)
     if my_turn:
         if current.plays:
-            plays = _plays(rec, obs, current, len(current.plays), lang)
+            plays = _plays(rec, obs, current, len(current.plays), lang, live=True)
             lines.append(t(lang, "dm.trick.now", n=n, plays=plays))
         else:
             lines.append(t(lang, "dm.trick.you_lead", n=n))
