@@ -101,6 +101,7 @@ class Narrator:
                 trump_told = True
                 kitty = "sim.trump.kitty" if hand.declaring.from_kitty else "sim.trump"
                 trump = suit_label(hand.trump, self.lang)
+                assert hand.dealer is not None  # the deal is over: somebody deals
                 self.say(kitty, trump=trump, level=rank_label(hand.level), seat=hand.dealer + 1)
             done = [tr for tr in hand.tricks if tr.winner is not None]
             for number, trick in enumerate(done[told:], start=told + 1):

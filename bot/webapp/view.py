@@ -9,6 +9,7 @@ computed here: thresholds come from the engine's level table lookup.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import t
@@ -38,17 +39,18 @@ def card_json(card: int, lang: str) -> dict[str, Any]:
             "red": card == BJ,
             "joker": True,
         }
-    suit = suit_of(card)
+    rank, suit = rank_of(card), suit_of(card)
+    assert rank is not None and suit is not None  # not a joker
     return {
         "id": card,
-        "r": RANKS[rank_of(card)],
-        "s": SUIT_TEXT[suit],  # type: ignore[index]
+        "r": RANKS[rank],
+        "s": SUIT_TEXT[suit],
         "red": suit in (1, 3),
         "p": points(card),
     }
 
 
-def _cards(cards: list[int], lang: str) -> list[dict[str, Any]]:
+def _cards(cards: Sequence[int], lang: str) -> list[dict[str, Any]]:
     return [card_json(c, lang) for c in cards]
 
 
