@@ -13,11 +13,11 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from bot.i18n import t
 from tests.sandbox.process import QUICK, sandbox_process
-from tests.sandbox.test_browser import ARTIFACTS, chromium
+from tests.sandbox.test_browser import ARTIFACTS
 
 PHONE = {"width": 360, "height": 640}
 WIDER_THAN_THE_PAGE = """[...document.querySelectorAll('body *')]
@@ -68,7 +68,9 @@ def play_the_hand(app: Page, shots: dict[str, Path], deadline: float) -> dict[st
     raise AssertionError(f"the hand did not end: {done}")
 
 
-def test_a_whole_hand_through_the_mini_app_with_three_computers(tmp_path: Path) -> None:
+def test_a_whole_hand_through_the_mini_app_with_three_computers(
+    tmp_path: Path, browser: Browser
+) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     shots = {
         k: ARTIFACTS / f"miniapp-{k}.png"
@@ -76,11 +78,7 @@ def test_a_whole_hand_through_the_mini_app_with_three_computers(tmp_path: Path) 
     }
     beside = ARTIFACTS / "miniapp-sandbox.png"
     quick = {**QUICK, "DEAL_BATCH": "5", "DEAL_PACE_SECONDS": "0.4", "OVERTURN_WINDOW_SECONDS": "4"}
-    with (
-        sandbox_process(tmp_path, "--lang", "en", **quick) as address,
-        sync_playwright() as playwright,
-    ):
-        browser = playwright.chromium.launch(executable_path=chromium())
+    with sandbox_process(tmp_path, "--lang", "en", **quick) as address:
         page = browser.new_page(viewport={"width": 1400, "height": 900}, locale="en-US")
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(f"sandbox: {e}"))
@@ -124,4 +122,4 @@ def test_a_whole_hand_through_the_mini_app_with_three_computers(tmp_path: Path) 
             for path in [beside, *shots.values()]:
                 if path.exists():
                     print(f"screenshot: {path}")
-            browser.close()
+            page.close()
