@@ -78,9 +78,8 @@ def seats_block(rec: GameRecord, view: PublicView) -> str:
 def shows_block(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
     """Each show of the hand with what it did (亮主 / 加固 / 反主); under joker_declare
     first whether the dealer's team could declare when the deal ended (叫不起)."""
-    can = view.dealer_team_can_declare
-    checked = [] if can is None else [t(lang, f"table.dealer_team.{'can' if can else 'cannot'}")]
-    return checked + [
+    checked = dealer_team_line(view, lang)
+    return ([checked] if checked else []) + [
         t(
             lang,
             "table.show",
@@ -90,6 +89,12 @@ def shows_block(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
         )
         for s in view.show_records
     ]
+
+
+def dealer_team_line(view: PublicView, lang: str) -> str | None:
+    """joker_declare: whether the dealer's team could declare when the deal ended."""
+    can = view.dealer_team_can_declare
+    return None if can is None else t(lang, f"table.dealer_team.{'can' if can else 'cannot'}")
 
 
 def kitty_decided(view: PublicView, lang: str) -> str | None:

@@ -19,6 +19,7 @@ from tests.e2e.harness import (
     play_out,
     press,
     running_bot,
+    seat_players,
     service,
 )
 from tests.e2e.test_resilience import start_with_computers
@@ -77,19 +78,22 @@ async def test_a_command_that_fails_gets_an_apology_and_one_log_line_without_per
         alice = world.user("Alice", last_name="Secretname")
         group = world.group("Table", admins=[alice])
 
-        async def broken(store, chat_id):
+        async def broken(*args):
             raise RuntimeError("a bug")
 
         monkeypatch.setattr("bot.history.group_stats", broken)
+        monkeypatch.setattr("bot.history.player_stats", broken)
         async with running_bot(world, tmp_path / "db"):
-            await alice.send(group, "/stats private words")
-            reply = world.last_message(group, from_bot=True)
-            assert "Sorry" in reply.text and "try again" in reply.text
-        [record] = problems(caplog)
-        line = record.getMessage()
-        assert str(group.id) in line and "/stats" in line
+            game_id, _ = await seat_players(world, group, [alice])  # a lobby, Alice seated
+            for chat in (group, alice):
+                await alice.send(chat, "/stats private words")
+                reply = world.last_message(chat, from_bot=True)
+                assert "Sorry" in reply.text and "try again" in reply.text
+        group_line, dm_line = [r.getMessage() for r in problems(caplog)]
+        assert f"in chat {group.id} game {game_id} command /stats" in group_line
+        assert f"in chat {alice.id} game {game_id} command /stats" in dm_line
         for personal in ("Alice", "Secretname", "private words"):
-            assert personal not in line
+            assert personal not in group_line + dm_line
 
 
 async def test_forged_callback_data_is_answered_without_a_traceback(tmp_path, caplog):
