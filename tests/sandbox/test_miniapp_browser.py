@@ -1,4 +1,4 @@
-"""A whole hand played through the Mini App in the sandbox, in Chromium (Playwright).
+"""Whole hands played through the Mini App in the sandbox, in Chromium (Playwright).
 
 The sandbox as ``./run`` starts it; quick start (Alice and three computers); the DM's
 🃏 Table button opens the Mini App beside the chats (a 360 px panel, launch data signed
