@@ -41,7 +41,7 @@ from bot.render import hand as render_hand
 from bot.render import table as render_table
 from bot.render.lobby import lobby as render_lobby
 from bot.render.names import shown
-from bot.webapp.links import table_url
+from bot.webapp.links import direct_link, table_url
 
 if TYPE_CHECKING:
     from bot.game import GameService
@@ -142,7 +142,8 @@ class Publisher:
             self._won_at[rec.id] = self.svc.now()
         seen = _seen(box.slots.get(render_table.table_key(rec, match.hand_number)))
         calm = CALM_INTERVALS * self.svc.settings.group_interval_seconds
-        for slot, content in render_table.group_messages(rec, match, user, seen):
+        watch = direct_link(user, self.svc.settings.webapp_short_name, rec.id)
+        for slot, content in render_table.group_messages(rec, match, user, seen, watch):
             key, family = slot.key, slot.family
             live = calm if family is not None else 0.0
             if family is not None:

@@ -100,8 +100,9 @@ async def edit_query_message(
 
 
 def describe(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
-    """Which update, where: its id, chat, the chat's open game and the command's name;
-    never names, texts or arguments (they are personal data)."""
+    """Which update, where: its id, chat, the chat's open games (a DM: the games its
+    person sits in) and the command's name; never names, texts or arguments (they are
+    personal data)."""
     parts = [f"update {update.update_id}"]
     chat = update.effective_chat
     if chat is not None:
@@ -110,7 +111,8 @@ def describe(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
         games = [
             g.rec.id
             for g in (svc.games.values() if svc else ())
-            if g.rec.chat_id == chat.id and g.rec.status in ("lobby", "running")
+            if g.rec.status in ("lobby", "running")
+            and (g.rec.chat_id == chat.id or (chat.id > 0 and g.rec.seat_of(chat.id) is not None))
         ]
         if games:
             parts.append("game " + ", ".join(map(str, games)))

@@ -63,11 +63,12 @@ class Sandbox:
     def __init__(self, settings: Settings, lang: str = "zh") -> None:
         self.lang = lang if lang in PEOPLE else "zh"
         self.settings = settings
-        # Telegram's own rate limits: the sandbox shows the bot's real pacing
+        # Telegram's own rate limits for chats where people play (no bulk-notification
+        # cap): the sandbox shows the bot's real pacing
         self.world = FakeTelegram(
             bot_username="ShengjiSandboxBot",
             clock=FakeClock(time.time()),  # message times in the page are today's
-            rate_limits=RateLimits(),
+            rate_limits=RateLimits(global_per_second=None),
             http=False,
         )
         self.people = [

@@ -15,7 +15,7 @@ from typing import Any
 from bot.i18n import t
 from bot.models import GameRecord
 from bot.render.cards import suit_groups
-from bot.render.table import name_of, rank_label, result_lines, trump_label
+from bot.render.table import dealer_team_line, name_of, rank_label, result_lines, trump_label
 from engine.cards import BJ, LJ, RANKS, points, rank_of, suit_of
 from engine.match import MatchState
 from engine.ranking import TRUMP
@@ -199,6 +199,7 @@ def table_view(
             {"seat": s.seat, "action": t(lang, f"show.{s.kind}"), "cards": _cards(s.cards, lang)}
             for s in view.show_records
         ],
+        "dealer_team": dealer_team_line(view, lang),  # joker_declare: 叫不起 or not
         "revealed_kitty": _cards(view.revealed_kitty, lang) if view.revealed_kitty else None,
         "trick": _trick(view, view.current_trick, lang),
         "last": _trick(view, view.last_trick, lang),

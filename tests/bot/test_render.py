@@ -15,6 +15,7 @@ from bot.render.hand import ROW, hand_message
 from bot.render.lobby import lobby
 from bot.render.names import clip, isolate
 from bot.render.table import group_messages, result_message, table_message
+from bot.webapp.view import table_view
 from engine.cards import BJ, LJ
 from engine.hand import Bury, Deal, HandState, Pass, Play, Show
 from engine.match import MatchState
@@ -498,4 +499,6 @@ def test_joker_declare_everyone_reads_whether_the_dealers_team_could_declare():
                 assert lines[not can][lang] not in content.text
             for seat in range(4):
                 assert lines[can][lang] in hand_message(rec, m, seat)[0].text
+            for seat in (None, 0, 1, 2, 3):  # the Mini App: a spectator, each seat
+                assert lines[can][lang] in table_view(rec, m, seat, lang)["dealer_team"]
     assert seen == {True, False}

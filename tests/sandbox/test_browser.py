@@ -10,39 +10,20 @@ fail (``.ci/run`` installs chromium). Screenshots are kept in ``artifacts/`` (pa
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import time
-from collections.abc import Iterator
 from html import unescape
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from bot.i18n import t
 from bot.sandbox.world import GROUP_TITLE, PEOPLE
 from tests.sandbox.process import QUICK, ROOT, sandbox_process
 
 ARTIFACTS = ROOT / "artifacts"
-DEBIAN = ("chromium", "chromium-browser")
 PHONES = [(360, 640), (390, 844)]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's chromium if on PATH, else Playwright's own; none: skip (CI: fail)."""
-    with sync_playwright() as playwright:
-        path = next((p for name in DEBIAN if (p := shutil.which(name))), None)
-        if path is None and not Path(playwright.chromium.executable_path).exists():
-            reason = "no browser: apt-get install chromium, or playwright install chromium"
-            if os.environ.get("CI"):
-                pytest.fail(reason)
-            pytest.skip(reason)
-        browser = playwright.chromium.launch(executable_path=path)  # None: Playwright's
-        yield browser
-        browser.close()
 
 
 def plain(key: str, **values: object) -> str:
