@@ -40,13 +40,15 @@ class Lobby:
             if existing is not None:
                 return existing, False
             chat = await svc.store.chat_settings(chat_id)
+            if chat.lang is None:  # the group's first game: its creator's language
+                chat.lang = lang
+                await svc.store.save_chat_settings(chat)
             rec = GameRecord(
                 chat_id=chat_id,
                 thread_id=thread_id,
                 chat_title=title,
                 creator_id=creator,
-                lang=chat.lang or lang,
-                group_lang=chat.lang,
+                lang=chat.lang,
                 seed=svc.seed_source(),
                 created_at=svc.wall(),
             )
@@ -94,7 +96,7 @@ class Lobby:
         self, game: Game, press: codec.Press, user_id: int, admin: bool, code: str | None
     ) -> Answer:
         rec = game.rec
-        lang = rec.user_lang(user_id, code)
+        lang = rec.lang  # the lobby is in the group: its language
         if rec.status != "lobby":
             return Answer(t(lang, "stale"))
         kind = press.kind
@@ -176,7 +178,7 @@ class Lobby:
         # the player who left keeps a last word in their DM, without buttons
         if old.user_id is not None and not old.dm_failed:
             text = t(
-                rec.group_lang or old.lang or rec.lang,
+                old.lang or rec.lang,
                 "dm.replaced",
                 group=shown(rec.chat_title or "?"),
                 name=shown(name),

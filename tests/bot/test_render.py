@@ -143,7 +143,7 @@ def test_the_header_tells_level_trump_dealer_and_both_teams_levels():
     assert "Levels: N–S 2 · E–W 2" in table
 
 
-def test_without_a_group_language_each_seat_reads_its_own_and_the_group_setting_wins():
+def test_each_seat_reads_its_dm_in_its_own_language_whatever_the_groups():
     m, dealer = buried_match()
     rec = record("zh")
     rec.seats[0].lang, rec.seats[1].lang = "zh", "en"
@@ -151,12 +151,11 @@ def test_without_a_group_language_each_seat_reads_its_own_and_the_group_setting_
     en, _ = hand_message(rec, m, 1)
     other, _ = hand_message(rec, m, 2)  # no language of its own: the group's
     assert "第1局" in zh.text and "hand 1" in en.text and "第1局" in other.text
-    rec.group_lang = rec.lang = "en"
+    rec.lang = "en"  # the group changes its language: DMs stay their readers'
     zh_now, _ = hand_message(rec, m, 0)
-    assert "hand 1" in zh_now.text
-    assert rec.user_lang(99, "zh-hans") == "en"
-    rec.group_lang = None
+    assert "第1局" in zh_now.text
     assert rec.user_lang(99, "zh-hans") == "zh" and rec.user_lang(2, None) == "en"
+    assert rec.user_lang(99, None) == "en"
 
 
 def _nobody_declared(seed):
