@@ -14,7 +14,7 @@ import logging
 from typing import Any
 
 from telegram import BotCommand, Update
-from telegram.error import InvalidToken, NetworkError
+from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -44,7 +44,7 @@ from bot.outbox import Clock, LoopClock, Outboxes
 from bot.processor import GameUpdateProcessor
 from bot.ratelimit import ChatRateLimiter
 from bot.reach import POLLING_RETRIES, reason_of
-from bot.store import Store
+from bot.store import Store, database_fault
 from bot.updates import UpdatesRequest
 
 log = logging.getLogger(__name__)
@@ -220,10 +220,16 @@ async def _on_error(update: object, context: Any) -> None:
     error = context.error
     if update is None and isinstance(error, NetworkError):
         return
+    if update is None and isinstance(error, TelegramError):  # polling, answered: say why
+        log.error("polling for updates failed (PTB asks again, at most every 30 s): %s", error)
+        return
     if not isinstance(update, Update):
         log.error("%s failed", type(update).__name__, exc_info=error)
         return
-    if not isinstance(error, StepFailed):
+    fault = database_fault(error)  # a full disk: one line, no traceback
+    if fault is not None:
+        log.error("%s failed (%s)", describe(update, context), fault)
+    elif not isinstance(error, StepFailed):
         log.error("%s failed", describe(update, context), exc_info=error)
     msg = update.effective_message
     if update.callback_query is not None or msg is None or "service" not in context.bot_data:

@@ -19,6 +19,7 @@ import asyncio
 import inspect
 import logging
 import random
+import sys
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
@@ -33,7 +34,7 @@ from bot.models import GameRecord
 from bot.outbox import Clock, Outboxes
 from bot.publish import Publisher
 from bot.render import history as render_history
-from bot.store import Store
+from bot.store import Store, database_fault
 from bot.timers import Deadlines
 from engine.match import MatchState
 
@@ -124,7 +125,14 @@ class GameService:
     def _failed(self, game: Game, doing: str, window: float | None) -> None:
         """(Under the game's lock, in an ``except``.) Log the failure once; the game
         becomes its saved record again, and its chats and timer follow that record."""
-        log.exception("game %s: %s failed; the game is as it was last saved", game.rec.id, doing)
+        fault = database_fault(sys.exc_info()[1])  # a full disk: one line, no traceback
+        log.error(
+            "game %s: %s failed%s; the game is as it was last saved",
+            game.rec.id,
+            doing,
+            f" ({fault})" if fault else "",
+            exc_info=fault is None,
+        )
         game.rec = GameRecord.model_validate_json(game.saved)
         rec = game.rec
         game.match = MatchState.model_validate_json(rec.match_json) if rec.match_json else None

@@ -1,11 +1,12 @@
 """How ``python -m bot`` runs the Application on Telegram: long polling, or a webhook
 (``WEBHOOK_URL``) with its secret token checked, plus the health and metrics endpoint
-(``METRICS_PORT``) and the Mini App (``WEBAPP_URL``). python-telegram-bot does the serving; this only chooses and wires.
+(``METRICS_PORT``) and the Mini App (``WEBAPP_URL``). python-telegram-bot does the
+serving; this only chooses and wires.
 
 A bot that cannot work stops with one line and exit code 1 (:func:`run`): a token
 Telegram refuses, Telegram unreachable at start-up (``bot.app.START_RETRIES``), a
-database it cannot use. systemd (``Restart=on-failure``) or Docker restart it later.
-The webhook refuses a body that is not a JSON object with 400, and logs it in a line
+database it cannot use, a port it cannot listen on. systemd (``Restart=on-failure``) or
+Docker restart it later. The webhook refuses a body that is not a JSON object with 400, and logs it in a line
 without the body (:class:`WebhookHandler`).
 """
 
@@ -53,6 +54,9 @@ def run(app: App, settings: Settings) -> int:
     try:
         _run(app, settings)
     except (TokenRefused, TelegramUnreachable, StoreError) as e:
+        log.error("cannot start: %s", e)
+        return 1
+    except OSError as e:  # a port of its own (METRICS_PORT, WEBHOOK_PORT) taken, say
         log.error("cannot start: %s", e)
         return 1
     return 0

@@ -116,7 +116,7 @@ class Metrics:
             while len(self._pressed) > _PENDING_LIMIT:
                 self._pressed.popitem(last=False)
 
-    def answered(self, callback_query_id: str | None) -> None:
+    def answered(self, callback_query_id: object) -> None:
         pressed = self._pressed.pop(str(callback_query_id), None)
         if pressed is not None:
             self.press_answer.observe(time.monotonic() - pressed)

@@ -287,6 +287,12 @@ class Outbox:
         self._last = now
         return 0.0 if self._tokens > 1 - 1e-9 else (1 - self._tokens) * self.interval
 
+    async def _take_token(self) -> None:
+        """Wait until the bucket holds a token, and spend it."""
+        while (wait := self._wait()) > 0:
+            await self.clock.sleep(wait)
+        self._tokens = max(0.0, self._tokens - 1)
+
     async def _run(self) -> None:
         while not self._closed:
             slot = self._next()
@@ -356,6 +362,7 @@ class Outbox:
                 slot.message_id, slot.resend = sent, False
                 await self._record(slot, content)
                 if old is not None:
+                    await self._take_token()  # Telegram counts the delete as a call too
                     await self._delete(old)
             self._shown(slot, content)
         except Forbidden as e:

@@ -30,7 +30,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from html import escape
 from typing import TYPE_CHECKING
 
 from bot import slots
@@ -41,7 +40,8 @@ from bot.outbox import Content, Slot
 from bot.render import hand as render_hand
 from bot.render import table as render_table
 from bot.render.lobby import lobby as render_lobby
-from bot.webapp.links import table_url
+from bot.render.names import shown
+from bot.webapp.links import direct_link, table_url
 
 if TYPE_CHECKING:
     from bot.game import GameService
@@ -142,7 +142,8 @@ class Publisher:
             self._won_at[rec.id] = self.svc.now()
         seen = _seen(box.slots.get(render_table.table_key(rec, match.hand_number)))
         calm = CALM_INTERVALS * self.svc.settings.group_interval_seconds
-        for slot, content in render_table.group_messages(rec, match, user, seen):
+        watch = direct_link(user, self.svc.settings.webapp_short_name, rec.id)
+        for slot, content in render_table.group_messages(rec, match, user, seen, watch):
             key, family = slot.key, slot.family
             live = calm if family is not None else 0.0
             if family is not None:
@@ -169,7 +170,7 @@ class Publisher:
         app_url = table_url(self.svc.settings.webapp_url, rec.id)
         content, my_turn = render_hand.hand_message(rec, match, seat, clock, app_url)
         if rec.status == "ended":  # the last word: no buttons any more
-            ended = t(rec.seat_lang(seat), "dm.ended", group=escape(rec.chat_title or "?"))
+            ended = t(rec.seat_lang(seat), "dm.ended", group=shown(rec.chat_title or "?"))
             content, my_turn = Content(content.text + "\n\n" + ended), False
         # A new hand moves the DM to the bottom (it notifies); so does a turn of a
         # player who may be away. After a restart nothing is known: edit in place.

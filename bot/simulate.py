@@ -33,7 +33,9 @@ def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
     ap.add_argument("--simulate", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--seed", type=int, default=1, help="the deals (default: 1)")
     ap.add_argument("--preset", choices=PRESETS, default="classic", help="the rules")
-    ap.add_argument("--hands", type=int, default=200, help="stop after this many hands")
+    ap.add_argument(
+        "--hands", type=at_least_one, default=200, help="stop after this many hands (1 or more)"
+    )
     ap.add_argument("--start-level", default="2", help="both teams' level at the start")
     ap.add_argument("--lang", choices=LANGS, default="zh", help="language (default: zh)")
     args = ap.parse_args(argv)
@@ -41,6 +43,17 @@ def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
     match = MatchState.new(rules, args.seed)
     Narrator(args.lang, out).match(match, random.Random(args.seed), args.hands)
     return 0
+
+
+def at_least_one(value: str) -> int:
+    """A count of hands: a whole number, 1 or more (0 would still deal the first hand)."""
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
 
 
 class Narrator:
@@ -101,6 +114,7 @@ class Narrator:
                 trump_told = True
                 kitty = "sim.trump.kitty" if hand.declaring.from_kitty else "sim.trump"
                 trump = suit_label(hand.trump, self.lang)
+                assert hand.dealer is not None  # the deal is over: somebody deals
                 self.say(kitty, trump=trump, level=rank_label(hand.level), seat=hand.dealer + 1)
             done = [tr for tr in hand.tricks if tr.winner is not None]
             for number, trick in enumerate(done[told:], start=told + 1):

@@ -317,6 +317,15 @@ class Store:
         return [(r[0], r[1], r[2], r[3]) for r in rows]
 
 
+def database_fault(error: BaseException | None) -> str | None:
+    """What the database said, when ``error`` is the database failing (a full disk, a
+    file made read-only, a lock held too long) rather than a bug: a line explains it,
+    a traceback would not. None for anything else."""
+    if isinstance(error, sqlite3.OperationalError):
+        return f"the database: {error}"
+    return None
+
+
 def _report_unawaited(task: asyncio.Task[None]) -> None:
     """A commit nobody waited for failed (a full disk): one line, not asyncio's "Task
     exception was never retrieved". A later write commits it again or fails itself."""

@@ -141,7 +141,7 @@ class TelegramCore:
 
     async def wait_for_updates(self, timeout: float) -> None:
         deadline = asyncio.get_running_loop().time() + timeout
-        while not self.updates and not self.closing and not self._unreachable:
+        while not (self.updates or self.closing or self._unreachable or self.webhook_url):
             remaining = deadline - asyncio.get_running_loop().time()
             if remaining <= 0:
                 return
@@ -159,6 +159,10 @@ class TelegramCore:
     def unreachable(self, value: bool) -> None:
         """Unreachable: a long poll under way ends now (empty), the next call fails."""
         self._unreachable = value
+        self.wake_polls()
+
+    def wake_polls(self) -> None:
+        """A long poll under way returns now (with what it has)."""
         self._wakeup.set()
 
     def close(self) -> None:

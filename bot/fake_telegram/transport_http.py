@@ -5,7 +5,7 @@ from __future__ import annotations
 import socket
 from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from .core import TelegramCore
 from .transport_inprocess import json_bytes
@@ -61,6 +61,8 @@ async def read_params(request: web.Request) -> tuple[dict[str, Any], dict[str, b
     elif request.content_type == "multipart/form-data":
         reader = await request.multipart()
         async for part in reader:
+            if not isinstance(part, BodyPartReader):
+                continue  # a nested multipart: the Bot API sends none
             if part.filename is not None:
                 files[part.name or ""] = await part.read()
             else:

@@ -27,6 +27,7 @@ from bot.handlers import chat_lang, describe, is_admin, service
 from bot.handlers.manage import end_press
 from bot.handlers.settings import settings_press
 from bot.i18n import t
+from bot.store import database_fault
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +40,11 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         answer = await _route(update, context)
     except StepFailed:  # logged with the game's id; the game is as it was saved
         answer = Answer(t(await chat_lang(context, update), "error.undone"), alert=True)
-    except Exception:
-        log.exception("%s failed", describe(update, context))
+    except Exception as e:
+        if fault := database_fault(e):  # a full disk: one line, no traceback
+            log.error("%s failed (%s)", describe(update, context), fault)
+        else:
+            log.exception("%s failed", describe(update, context))
         answer = Answer(t(await chat_lang(context, update), "error"), alert=True)
     try:
         await query.answer(answer.text[:200] or None, show_alert=answer.alert)

@@ -13,8 +13,6 @@ rule is computed in this module.
 
 from __future__ import annotations
 
-from html import escape
-
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import codec, slots
@@ -22,7 +20,7 @@ from bot.i18n import plural, t
 from bot.models import GameRecord
 from bot.outbox import Content
 from bot.render.cards import cards_label, rank_label, suit_label
-from bot.render.names import clip
+from bot.render.names import shown
 from bot.slots import SlotKey
 from engine.match import MatchState
 from engine.records import PlayRecord, Trick, failed_throw_penalty
@@ -39,7 +37,7 @@ def name_of(rec: GameRecord, seat: Seat, lang: str | None = None) -> str:
     s = rec.seats[seat]
     if s.computer:
         return t(lang or rec.lang, "computer_seat", n=seat + 1)
-    return escape(clip(s.name or "?", NAME_LIMIT))
+    return shown(s.name or "?", NAME_LIMIT)
 
 
 def trump_label(view: PublicView, lang: str) -> str:
@@ -78,9 +76,8 @@ def seats_block(rec: GameRecord, view: PublicView) -> str:
 def shows_block(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
     """Each show of the hand with what it did (亮主 / 加固 / 反主); under joker_declare
     first whether the dealer's team could declare when the deal ended (叫不起)."""
-    can = view.dealer_team_can_declare
-    checked = [] if can is None else [t(lang, f"table.dealer_team.{'can' if can else 'cannot'}")]
-    return checked + [
+    checked = dealer_team_line(view, lang)
+    return ([checked] if checked else []) + [
         t(
             lang,
             "table.show",
@@ -90,6 +87,12 @@ def shows_block(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
         )
         for s in view.show_records
     ]
+
+
+def dealer_team_line(view: PublicView, lang: str) -> str | None:
+    """joker_declare: whether the dealer's team could declare when the deal ended."""
+    can = view.dealer_team_can_declare
+    return None if can is None else t(lang, f"table.dealer_team.{'can' if can else 'cannot'}")
 
 
 def kitty_decided(view: PublicView, lang: str) -> str | None:
@@ -252,11 +255,16 @@ def points_text(view: PublicView, lang: str) -> list[str]:
 
 
 def table_message(
-    rec: GameRecord, match: MatchState, bot_username: str = "bot", seen: int | None = None
+    rec: GameRecord,
+    match: MatchState,
+    bot_username: str = "bot",
+    seen: int | None = None,
+    watch_url: str | None = None,
 ) -> Content:
     """The hand's live table, whole at every render; with the "Take seat" links of
     seats another member may take over while the hand runs. ``seen``: how many completed
-    tricks the group's table has shown; the ones it missed are shown again in full."""
+    tricks the group's table has shown; the ones it missed are shown again in full.
+    ``watch_url``: the Mini App's direct link to watch the table (a button of its own)."""
     lang, view = rec.lang, match.public_observation()
     lines = [header(rec, view, lang), "", seats_block(rec, view), ""]
     if view.phase in BEFORE_PLAY:
@@ -274,6 +282,10 @@ def table_message(
     markup = None
     if view.phase != "done":
         markup = takeover_markup(rec, bot_username, takeable(rec))
+        if watch_url and rec.status == "running":
+            watch = [InlineKeyboardButton(t(lang, "btn.watch"), url=watch_url)]
+            rows = [*markup.inline_keyboard, watch] if markup is not None else [watch]
+            markup = InlineKeyboardMarkup(rows)
     return Content("\n".join(lines).strip(), markup)
 
 
@@ -359,13 +371,18 @@ def table_key(rec: GameRecord, hand_number: int) -> str:
 
 
 def group_messages(
-    rec: GameRecord, match: MatchState, bot_username: str = "bot", seen: int | None = None
+    rec: GameRecord,
+    match: MatchState,
+    bot_username: str = "bot",
+    seen: int | None = None,
+    watch_url: str | None = None,
 ) -> list[tuple[SlotKey, Content]]:
     """Every group message of the current hand that may still change, oldest first:
-    the hand's table (``seen``: see :func:`table_message`), then its result once the
-    hand is over."""
+    the hand's table (``seen``, ``watch_url``: see :func:`table_message`), then its
+    result once the hand is over."""
     n = match.hand_number
-    out = [(SlotKey(rec.id, "table", hand=n), table_message(rec, match, bot_username, seen))]
+    table = table_message(rec, match, bot_username, seen, watch_url)
+    out = [(SlotKey(rec.id, "table", hand=n), table)]
     if match.hand.is_terminal:
         live = rec.status == "running"
         out.append((SlotKey(rec.id, "result", hand=n), result_message(rec, match, live=live)))

@@ -63,11 +63,12 @@ class Sandbox:
     def __init__(self, settings: Settings, lang: str = "zh") -> None:
         self.lang = lang if lang in PEOPLE else "zh"
         self.settings = settings
-        # Telegram's own rate limits: the sandbox shows the bot's real pacing
+        # Telegram's own rate limits for chats where people play (no bulk-notification
+        # cap): the sandbox shows the bot's real pacing
         self.world = FakeTelegram(
             bot_username="ShengjiSandboxBot",
             clock=FakeClock(time.time()),  # message times in the page are today's
-            rate_limits=RateLimits(),
+            rate_limits=RateLimits(global_per_second=None),
             http=False,
         )
         self.people = [
@@ -269,9 +270,23 @@ class Sandbox:
         return f"/webapp/{url[len(WEBAPP_URL) :]}#{launch}"
 
     def set_language(self, person: SimUser, lang: str) -> None:
-        """The person's Telegram app language (the bot answers in it where the group lets it)."""
+        """The person's Telegram app language (the bot answers in it where the group lets it);
+        the people and the group take names of that language (the page's)."""
         person.user.language_code = TELEGRAM_LANG.get(lang, lang)
+        if lang in PEOPLE and lang != self.lang:
+            self.rename(lang)
         self.changed()
+
+    def rename(self, lang: str) -> None:
+        """Give the people and the group their names in ``lang``; every open page is sent
+        a new snapshot. (A seat taken earlier keeps the name the bot saw when it was taken,
+        as a Telegram rename would.)"""
+        self.lang = lang
+        for person, name in zip(self.people, PEOPLE[lang], strict=True):
+            person.user.first_name = name
+        self.group.title = GROUP_TITLE[lang]
+        for sub in list(self.subscribers):
+            sub.queue.put_nowait(self.snapshot(sub.person))
 
     async def quick_start(self, person: SimUser) -> None:
         """/newgame in the group, take a seat through its link, +🤖 until full, Start."""

@@ -4,9 +4,8 @@ The hub listens to the one change path (``Publisher.listeners``: called when a c
 published, under the game's lock), builds each open app's view at once and keeps only
 the newest for it (a slow reader skips states, never falls behind). While a person has
 an app open their DM may wait (``Publisher.app_open``); when their last app closes the
-game is published again, so the DM catches up at once. It also keeps when
-the current turn began, for the countdown: a turn's clock starts when the engine's state
-version moves, as ``bot.timers`` arms its timer.
+game is published again, so the DM catches up at once. The countdown is the turn's
+deadline as ``bot.timers`` keeps it (the DM shows the same), or the after-deal window's.
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bot.live import Game
-from bot.timers import robot
 from bot.webapp.view import table_view
 
 if TYPE_CHECKING:
@@ -63,7 +61,6 @@ class Hub:
         self.svc = svc
         self._readers: dict[int, set[Reader]] = defaultdict(set)  # game -> open apps
         self._open: dict[int, int] = defaultdict(int)  # user -> open apps
-        self._turns: dict[int, tuple[int, int, float]] = {}  # game -> (hand, version, since)
         # game -> (hand, seat's cards) as last published before a burial began
         self._before_bury: dict[int, tuple[int, list[list[int]]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -107,7 +104,7 @@ class Hub:
 
     # ------------------------------------------------------------------ changes
     def changed(self, game: Game) -> None:
-        self._clock(game)
+        self._remember_hands(game)
         for reader in list(self._readers.get(game.rec.id, ())):
             reader.offer(self.document(game, reader.seat, reader.lang))
 
@@ -131,17 +128,13 @@ class Hub:
         rest = Counter(match.hand.hands[seat]) - Counter(before[1][seat])
         return sorted(rest.elements())
 
-    def _clock(self, game: Game) -> None:
+    def _remember_hands(self, game: Game) -> None:
         match = game.match
-        if match is None:
-            return
-        if match.hand.phase != "burying":
+        if game.rec.status != "running":
+            self._before_bury.pop(game.rec.id, None)
+        elif match is not None and match.hand.phase != "burying":
             hands = [list(h) for h in match.hand.hands]
             self._before_bury[game.rec.id] = (match.hand.hand_number, hands)
-        key = (match.hand.hand_number, match.hand.version)
-        turn = self._turns.get(game.rec.id)
-        if turn is None or turn[:2] != key:
-            self._turns[game.rec.id] = (*key, self.svc.now())
 
     def deadline(self, game: Game) -> float | None:
         """Seconds left to whoever acts now, if a clock runs for a person."""
@@ -154,10 +147,5 @@ class Hub:
             if game.window_deadline is None:
                 return None
             return max(0.0, game.window_deadline - now)
-        if to.seat is None or robot(rec, to.seat):
-            return None
-        turn = self._turns.get(rec.id)
-        key = (match.hand.hand_number, match.hand.version)
-        since = turn[2] if turn is not None and turn[:2] == key else now
-        limit = rec.turn_seconds or self.svc.settings.turn_timeout_seconds
-        return max(0.0, since + limit - now)
+        due = self.svc.deadlines.turn_deadline(game)  # the turn's clock, as the DM shows it
+        return None if due is None else max(0.0, due[0] - now)

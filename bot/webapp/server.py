@@ -44,8 +44,8 @@ from bot.webapp.live import Hub
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
-PTB = web.AppKey("ptb", Callable[[], Any])
-LIMITS = web.AppKey("limits", "OrderedDict[int, AsyncLimiter]")
+PTB: web.AppKey[Callable[[], Any]] = web.AppKey("ptb")
+LIMITS: web.AppKey[OrderedDict[int, AsyncLimiter]] = web.AppKey("limits")
 KEEPALIVE = 15.0
 TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
 MAX_LIMITERS = 10_000  # people remembered by the rate limiter (the least recent forgotten)

@@ -9,12 +9,13 @@ computed here: thresholds come from the engine's level table lookup.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import t
 from bot.models import GameRecord
 from bot.render.cards import suit_groups
-from bot.render.table import name_of, rank_label, result_lines, trump_label
+from bot.render.table import dealer_team_line, name_of, rank_label, result_lines, trump_label
 from engine.cards import BJ, LJ, RANKS, points, rank_of, suit_of
 from engine.match import MatchState
 from engine.ranking import TRUMP
@@ -38,17 +39,18 @@ def card_json(card: int, lang: str) -> dict[str, Any]:
             "red": card == BJ,
             "joker": True,
         }
-    suit = suit_of(card)
+    rank, suit = rank_of(card), suit_of(card)
+    assert rank is not None and suit is not None  # not a joker
     return {
         "id": card,
-        "r": RANKS[rank_of(card)],
-        "s": SUIT_TEXT[suit],  # type: ignore[index]
+        "r": RANKS[rank],
+        "s": SUIT_TEXT[suit],
         "red": suit in (1, 3),
         "p": points(card),
     }
 
 
-def _cards(cards: list[int], lang: str) -> list[dict[str, Any]]:
+def _cards(cards: Sequence[int], lang: str) -> list[dict[str, Any]]:
     return [card_json(c, lang) for c in cards]
 
 
@@ -197,6 +199,7 @@ def table_view(
             {"seat": s.seat, "action": t(lang, f"show.{s.kind}"), "cards": _cards(s.cards, lang)}
             for s in view.show_records
         ],
+        "dealer_team": dealer_team_line(view, lang),  # joker_declare: 叫不起 or not
         "revealed_kitty": _cards(view.revealed_kitty, lang) if view.revealed_kitty else None,
         "trick": _trick(view, view.current_trick, lang),
         "last": _trick(view, view.last_trick, lang),

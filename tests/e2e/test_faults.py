@@ -17,7 +17,9 @@ from bot.fake_telegram.html import unescaped
 from tests.e2e.harness import (
     hand_message,
     play_out,
+    press,
     running_bot,
+    seat_players,
     service,
 )
 from tests.e2e.test_resilience import start_with_computers
@@ -76,19 +78,22 @@ async def test_a_command_that_fails_gets_an_apology_and_one_log_line_without_per
         alice = world.user("Alice", last_name="Secretname")
         group = world.group("Table", admins=[alice])
 
-        async def broken(store, chat_id):
+        async def broken(*args):
             raise RuntimeError("a bug")
 
         monkeypatch.setattr("bot.history.group_stats", broken)
+        monkeypatch.setattr("bot.history.player_stats", broken)
         async with running_bot(world, tmp_path / "db"):
-            await alice.send(group, "/stats private words")
-            reply = world.last_message(group, from_bot=True)
-            assert "Sorry" in reply.text and "try again" in reply.text
-        [record] = problems(caplog)
-        line = record.getMessage()
-        assert str(group.id) in line and "/stats" in line
+            game_id, _ = await seat_players(world, group, [alice])  # a lobby, Alice seated
+            for chat in (group, alice):
+                await alice.send(chat, "/stats private words")
+                reply = world.last_message(chat, from_bot=True)
+                assert "Sorry" in reply.text and "try again" in reply.text
+        group_line, dm_line = [r.getMessage() for r in problems(caplog)]
+        assert f"in chat {group.id} game {game_id} command /stats" in group_line
+        assert f"in chat {alice.id} game {game_id} command /stats" in dm_line
         for personal in ("Alice", "Secretname", "private words"):
-            assert personal not in line
+            assert personal not in group_line + dm_line
 
 
 async def test_forged_callback_data_is_answered_without_a_traceback(tmp_path, caplog):
@@ -141,6 +146,35 @@ async def test_a_full_disk_is_one_clear_line_not_an_unretrieved_task(tmp_path, c
         store_lines = [r.getMessage() for r in problems(caplog) if r.name == "bot.store"]
         assert store_lines == ["the database could not commit: database or disk is full"]
         assert not any("never retrieved" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_database_that_cannot_grow_is_one_line_a_try_and_the_game_goes_on_after(
+    tmp_path, caplog
+):
+    """No room for the database (SQLite's own limit, as a full disk): the moves that
+    cannot be saved fail with a line each, no traceback; with room again, play goes on."""
+    async with FakeTelegram() as world:
+        alice = world.user("Alice")
+        group = world.group("Table", admins=[alice])
+        async with running_bot(world, tmp_path / "db") as app:
+            game_id = await start_with_computers(world, group, [alice])
+            await play_out(world, app, game_id, {0: alice}, stop=lambda g: g.match.hand.turn == 0)
+            game, db = service(app).games[game_id], service(app).store.db
+            async with db.execute("PRAGMA page_count") as cur:
+                (pages,) = await cur.fetchone()
+            await db.execute(f"PRAGMA max_page_count = {pages}")
+            await press(alice, hand_message(world, alice, game_id), "H")
+            answer = await press(alice, hand_message(world, alice, game_id), "P")
+            assert answer.answered
+            await world.settle()
+            errors = problems(caplog)
+            assert errors and not any(r.exc_info for r in caplog.records)
+            assert all("database or disk is full" in r.getMessage() for r in errors)
+            await db.execute("PRAGMA max_page_count = 1073741823")
+            tricks = len(game.match.hand.tricks)
+            await play_out(
+                world, app, game_id, {0: alice}, stop=lambda g: len(g.match.hand.tricks) > tricks
+            )
 
 
 async def test_start_after_unblocking_brings_the_hand_back_and_resumes_the_game(tmp_path):

@@ -505,13 +505,16 @@ def replay_until_revealed(
 
 def random_hand_log(state: HandState, rng: random.Random, quiet_deal: bool) -> list[Action]:
     """The actions of one random hand (``quiet_deal``: nobody shows while dealing, so
-    the after-deal window decides more often)."""
+    the after-deal window decides more often; an attacker may ask for a redeal)."""
     state = state.model_copy(deep=True)
     log: list[Action] = []
     while state.phase != "done":
         action = random_action(state, rng)
         if quiet_deal and isinstance(action, Show) and state.phase == "dealing":
             action = Deal(n=4)
+        redeal = [s for s in range(4) if state.can_redeal(s)]
+        if redeal and rng.random() < 0.5:
+            action = Redeal(seat=rng.choice(redeal))
         state.apply(action)
         log.append(action)
     return log

@@ -9,6 +9,7 @@ import logging
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 from contextlib import contextmanager
@@ -108,6 +109,21 @@ async def test_a_read_only_database_stops_the_bot_with_one_line(tmp_path, what):
     assert "readonly database" in line or "unable to open" in line
 
 
+async def test_a_port_already_taken_stops_the_bot_with_one_line(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        async with FakeTelegram() as world:
+            code, err = await run_bot(
+                bot_env(world, tmp_path / "db", METRICS_PORT=str(port)), tmp_path
+            )
+    assert code == 1
+    [line] = [line for line in err.splitlines() if " INFO " not in line]  # started, then:
+    assert "Traceback" not in err
+    assert "cannot start" in line and str(port) in line and "address already in use" in line
+
+
 def test_a_webhook_without_a_secret_is_a_configuration_error_in_one_line(tmp_path):
     env = bot_env(None, tmp_path / "db", BOT_TOKEN="1:x", WEBHOOK_URL="https://h.example/hook")
     done = subprocess.run(
@@ -184,7 +200,8 @@ async def test_readyz_answers_503_while_telegram_is_unreachable(tmp_path):
 
 async def test_an_outage_while_polling_is_logged_once_and_its_end_once(tmp_path):
     """The real process (``run_polling``) loses Telegram for a few retries and finds
-    it again: two lines, no traceback; /readyz follows."""
+    it again: two lines, no traceback; /readyz follows. Then Telegram refuses polling
+    for a moment (409): a line per refusal, no traceback."""
     port = free_port()
     async with FakeTelegram() as world:
         env = bot_env(world, tmp_path / "db", METRICS_PORT=str(port))
@@ -215,6 +232,11 @@ async def test_an_outage_while_polling_is_logged_once_and_its_end_once(tmp_path)
                     return any(m.from_bot for m in world.transcript(alice))
 
                 await wait_until(answered, what="an answer after the outage")
+                # Telegram answers but refuses polling (a webhook set elsewhere): said
+                async with world.bot() as other:
+                    await other.set_webhook("https://elsewhere.example/hook")
+                    await asyncio.sleep(1.5)
+                    await other.delete_webhook()
         finally:
             if proc.returncode is None:
                 proc.send_signal(signal.SIGTERM)
@@ -224,4 +246,7 @@ async def test_an_outage_while_polling_is_logged_once_and_its_end_once(tmp_path)
         assert stderr.count("Telegram unreachable (") == 1, stderr[-3000:]
         assert stderr.count("Telegram reachable again after") == 1, stderr[-3000:]
         assert "polling retries by itself" in stderr
-        assert "Traceback" not in stderr and " ERROR " not in stderr, stderr[-3000:]
+        errors = [line for line in stderr.splitlines() if " ERROR " in line]
+        assert errors and all("polling for updates failed" in e for e in errors), stderr[-3000:]
+        assert "Conflict: can't use getUpdates method while webhook is active" in errors[0]
+        assert "Traceback" not in stderr, stderr[-3000:]

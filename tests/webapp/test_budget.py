@@ -181,7 +181,7 @@ async def test_a_turn_reaches_an_app_player_who_is_away_and_the_dm_catches_up_wh
             now = game.match.hand.turn
             away = (now + 1) % 4
             before = world.transcript(people[away])[-1].message_id
-            assert hand_message(world, people[now], 1).text != _dm_text(game, now)  # waited
+            assert hand_message(world, people[now], 1).text != _dm_text(svc, game, now)  # waited
             # everyone idles 40 s; then a play makes it the turn of one who may be away
             await pause(world, 40.0)
             s = sessions[now]
@@ -192,22 +192,23 @@ async def test_a_turn_reaches_an_app_player_who_is_away_and_the_dm_catches_up_wh
                 await pause(world, 0.25)
             newest = world.transcript(people[away])[-1]
             assert newest.message_id != before  # a new message: it notifies
-            assert newest.text == _dm_text(game, away)
+            assert newest.text == _dm_text(svc, game, away)
             # the DM of the one who just played waited while their app was open ...
-            assert hand_message(world, people[now], 1).text != _dm_text(game, now)
+            assert hand_message(world, people[now], 1).text != _dm_text(svc, game, now)
             # ... and is right as soon as the app closes
             streams[now].close()
             for _ in range(400):
                 await pause(world, 0.25)
-                if hand_message(world, people[now], 1).text == _dm_text(game, now):
+                if hand_message(world, people[now], 1).text == _dm_text(svc, game, now):
                     break
-            assert hand_message(world, people[now], 1).text == _dm_text(game, now)
+            assert hand_message(world, people[now], 1).text == _dm_text(svc, game, now)
             assert hub(app).connected(people[away].id) and not hub(app).connected(people[now].id)
             for task in readers:
                 task.cancel()
 
 
-def _dm_text(game, seat) -> str:
-    """What the seat's DM would say now, as its reader sees it."""
-    content, _ = render_hand.hand_message(game.rec, game.match, seat)
+def _dm_text(svc, game, seat) -> str:
+    """What the seat's DM would say now (with its turn's deadline), as its reader sees it."""
+    clock = svc.publisher._clock(game, seat)
+    content, _ = render_hand.hand_message(game.rec, game.match, seat, clock)
     return parse_html(content.text)[0]

@@ -7,8 +7,10 @@ import aiohttp
 import pytest
 from pydantic import ValidationError
 
+from bot import codec
 from bot.config import Settings
 from bot.fake_telegram import FakeTelegram
+from bot.i18n import t
 from bot.webapp import server
 from tests.e2e.harness import buttons, hand_message, running_bot
 from tests.webapp.client import started_game
@@ -72,3 +74,16 @@ async def test_the_bot_serves_the_app_at_the_path_of_its_public_url(tmp_path):
                         assert r.status == 401  # no launch data, no table
             finally:
                 await runner.cleanup()
+
+
+async def test_with_a_short_name_the_groups_table_links_a_spectator_view(tmp_path):
+    async with FakeTelegram() as world:
+        people, group = people_at(world)
+        async with running_bot(world, tmp_path / "db", webapp_short_name="table") as app:
+            game_id = await started_game(world, group, people)
+            link = f"https://t.me/{app.bot.username}/table?startapp={codec.open_payload(game_id)}"
+            tables = [m for m in world.transcript(group) if any(b.url == link for b in buttons(m))]
+            assert len(tables) == 1
+            assert t("en", "btn.watch") in [b.text for b in buttons(tables[0])]
+            # the DMs stay as they were: no WEBAPP_URL, no Table button
+            assert not web_apps(hand_message(world, people[0], game_id))

@@ -268,7 +268,12 @@ function renderMiddle(v) {
   const shows = $("shows");
   shows.innerHTML = "";
   if (["dealing", "after_deal", "burying", "chaodi"].includes(v.phase)) {
-    if (!v.shows.length && !v.revealed_kitty) shows.textContent = T("webapp.no_show");
+    if (!v.shows.length && !v.revealed_kitty && !v.dealer_team) shows.textContent = T("webapp.no_show");
+    if (v.dealer_team) {
+      const line = document.createElement("div");
+      line.textContent = v.dealer_team;
+      shows.append(line);
+    }
     for (const s of v.shows) {
       const line = document.createElement("div");
       line.innerHTML = `${nameOf(s.seat)} ${s.action} `;
