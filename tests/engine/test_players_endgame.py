@@ -1,0 +1,55 @@
+"""Exact endgames: the solver's value is the brute-force minimax of the real engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.hand import HandState
+from engine.players.endgame import Solver
+from engine.players.playout import totals_so_far
+from engine.seats import team_of
+from tests.engine.test_players_search import positions
+
+
+def endgames(cards_left: int, hands: int, first: int = 0) -> list[tuple[HandState, int]]:
+    """The first position with at most ``cards_left`` cards in every hand of each of
+    ``hands`` heuristic hands (mid-trick or at a lead, as it falls): (state, seat to play)."""
+    out: dict[int, tuple[HandState, int]] = {}
+    for state, seat in positions(hands, every=1, first=first):
+        if state.seed not in out and max(len(h) for h in state.hands) <= cards_left:
+            out[state.seed] = (state.model_copy(deep=True), seat)
+    return list(out.values())
+
+
+def brute_force(state: HandState) -> int:
+    """The attackers' final total with best play, by applying every legal play to copies
+    of the engine's own hand (no pruning, nothing remembered)."""
+    if state.phase == "done":
+        assert state.result is not None
+        return state.result.attackers_points
+    seat = state.turn
+    assert seat is not None and state.dealer is not None
+    values = []
+    for action in state.legal_actions(seat):
+        child = state.model_copy(deep=True)
+        child.apply(action)
+        values.append(brute_force(child))
+    return max(values) if team_of(seat) != team_of(state.dealer) else min(values)
+
+
+def solved(state: HandState, seat: int) -> int:
+    obs = state.observation(seat)
+    assert obs.dealer is not None
+    points, penalty = totals_so_far(obs)
+    trick = obs.current_trick
+    so_far = [(p.seat, tuple(p.cards)) for p in trick.plays] if trick else []
+    solver = Solver(obs.ctx, obs.rules, state.kitty, team_of(obs.dealer))
+    return max(0, points + penalty + solver.value(state.hands, so_far, seat))
+
+
+@pytest.mark.parametrize("cards_left", [1, 2, 3])
+def test_the_solver_finds_the_brute_force_value_of_real_endgames(cards_left):
+    cases = endgames(cards_left, 8 if cards_left < 3 else 4, first=20)
+    assert len(cases) >= 4
+    for state, seat in cases:
+        assert solved(state, seat) == brute_force(state)
