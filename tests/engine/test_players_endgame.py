@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine.hand import HandState
 from engine.players.endgame import Solver
 from engine.players.playout import totals_so_far
+from engine.players.search import SearchPlayer
 from engine.seats import team_of
-from tests.engine.test_players_search import positions
+from tests.engine.test_players_search import hidden_swapped, positions
 
 
 def endgames(cards_left: int, hands: int, first: int = 0) -> list[tuple[HandState, int]]:
@@ -37,19 +40,53 @@ def brute_force(state: HandState) -> int:
     return max(values) if team_of(seat) != team_of(state.dealer) else min(values)
 
 
-def solved(state: HandState, seat: int) -> int:
+def solved(state: HandState, seat: int, play: list[int] | None = None) -> int:
+    """The solver's attackers' final total from this position (after ``play``, if given)."""
     obs = state.observation(seat)
     assert obs.dealer is not None
     points, penalty = totals_so_far(obs)
     trick = obs.current_trick
     so_far = [(p.seat, tuple(p.cards)) for p in trick.plays] if trick else []
     solver = Solver(obs.ctx, obs.rules, state.kitty, team_of(obs.dealer))
-    return max(0, points + penalty + solver.value(state.hands, so_far, seat))
+    rest = solver.value(state.hands, so_far, seat, None if play is None else tuple(play))
+    return max(0, points + penalty + rest)
 
 
 @pytest.mark.parametrize("cards_left", [1, 2, 3])
 def test_the_solver_finds_the_brute_force_value_of_real_endgames(cards_left):
-    cases = endgames(cards_left, 8 if cards_left < 3 else 4, first=20)
-    assert len(cases) >= 4
+    hands = 8 if cards_left < 3 else 2  # the brute force of 3 cards each takes seconds
+    cases = endgames(cards_left, hands, first=20)
+    assert len(cases) == hands
     for state, seat in cases:
         assert solved(state, seat) == brute_force(state)
+
+
+def test_endgame_decisions_never_depend_on_hidden_cards():
+    player = SearchPlayer(budget_ms=100)
+    rng = random.Random(7)
+    checked = 0
+    for state, seat in endgames(4, 8, first=40):
+        obs = state.observation(seat)
+        assert max(obs.card_counts) <= player.endgame  # the exact solver decides
+        other = hidden_swapped(state, seat, rng)
+        if other is None:
+            continue
+        assert (other.hands, other.kitty) != (state.hands, state.kitty)
+        assert other.observation(seat) == obs
+        twin = other.observation(seat)
+        assert player.play(obs, random.Random(11)) == player.play(twin, random.Random(11))
+        checked += 1
+    assert checked >= 6
+
+
+def test_the_solver_values_every_legal_play_as_the_brute_force_does():
+    """The search compares candidates by these values, so each must be exact, not only
+    the best one."""
+    checked = 0
+    for state, seat in endgames(2, 10, first=60):
+        for action in state.legal_actions(seat):
+            child = state.model_copy(deep=True)
+            child.apply(action)
+            assert solved(state, seat, action.cards) == brute_force(child)
+            checked += 1
+    assert checked >= 10
