@@ -45,7 +45,7 @@ class ChatLifecycle:
             if rec.status not in ("lobby", "running"):
                 return
             if chat.lang:
-                rec.lang = rec.group_lang = chat.lang
+                rec.lang = chat.lang
             if rec.status == "lobby":
                 options.to_game(chat, rec)
             game.changed()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from html import escape
 from typing import TYPE_CHECKING
 
 from bot import codec, options, slots
@@ -19,6 +18,7 @@ from bot.live import Answer, Game
 from bot.models import GameRecord, Seat
 from bot.outbox import Content
 from bot.render import table as render_table
+from bot.render.names import shown
 from engine.match import MatchState
 
 if TYPE_CHECKING:
@@ -40,13 +40,15 @@ class Lobby:
             if existing is not None:
                 return existing, False
             chat = await svc.store.chat_settings(chat_id)
+            if chat.lang is None:  # the group's first game: its creator's language
+                chat.lang = lang
+                await svc.store.save_chat_settings(chat)
             rec = GameRecord(
                 chat_id=chat_id,
                 thread_id=thread_id,
                 chat_title=title,
                 creator_id=creator,
-                lang=chat.lang or lang,
-                group_lang=chat.lang,
+                lang=chat.lang,
                 seed=svc.seed_source(),
                 created_at=svc.wall(),
             )
@@ -94,7 +96,7 @@ class Lobby:
         self, game: Game, press: codec.Press, user_id: int, admin: bool, code: str | None
     ) -> Answer:
         rec = game.rec
-        lang = rec.user_lang(user_id, code)
+        lang = rec.lang  # the lobby is in the group: its language
         if rec.status != "lobby":
             return Answer(t(lang, "stale"))
         kind = press.kind
@@ -176,17 +178,17 @@ class Lobby:
         # the player who left keeps a last word in their DM, without buttons
         if old.user_id is not None and not old.dm_failed:
             text = t(
-                rec.group_lang or old.lang or rec.lang,
+                old.lang or rec.lang,
                 "dm.replaced",
-                group=escape(rec.chat_title or "?"),
-                name=escape(name),
+                group=shown(rec.chat_title or "?"),
+                name=shown(name),
             )
             game.notify(old.user_id, key, Content(text), oneshot=False)
         # the newcomer's hand is sent as a new message
         self.svc.outboxes.get(user_id).forget(key)
         if rec.paused and not rec.group_gone and not any(s.dm_failed for s in rec.seats):
             rec.paused = False
-        text = t(rec.lang, "table.taken_over", name=escape(name), old=old_name, n=seat + 1)
+        text = t(rec.lang, "table.taken_over", name=shown(name), old=old_name, n=seat + 1)
         game.notify(rec.chat_id, slots.key(rec.id, "take", seat=seat), Content(text))
         game.changed()
         return "take.ok"

@@ -30,7 +30,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from html import escape
 from typing import TYPE_CHECKING
 
 from bot import slots
@@ -41,6 +40,7 @@ from bot.outbox import Content, Slot
 from bot.render import hand as render_hand
 from bot.render import table as render_table
 from bot.render.lobby import lobby as render_lobby
+from bot.render.names import shown
 from bot.webapp.links import direct_link, table_url
 
 if TYPE_CHECKING:
@@ -170,7 +170,7 @@ class Publisher:
         app_url = table_url(self.svc.settings.webapp_url, rec.id)
         content, my_turn = render_hand.hand_message(rec, match, seat, clock, app_url)
         if rec.status == "ended":  # the last word: no buttons any more
-            ended = t(rec.seat_lang(seat), "dm.ended", group=escape(rec.chat_title or "?"))
+            ended = t(rec.seat_lang(seat), "dm.ended", group=shown(rec.chat_title or "?"))
             content, my_turn = Content(content.text + "\n\n" + ended), False
         # A new hand moves the DM to the bottom (it notifies); so does a turn of a
         # player who may be away. After a restart nothing is known: edit in place.

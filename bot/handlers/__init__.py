@@ -29,12 +29,16 @@ def members(context: ContextTypes.DEFAULT_TYPE) -> Members:
 
 
 async def chat_lang(context: ContextTypes.DEFAULT_TYPE, update: Update) -> str:
-    """The group's language, else the user's Telegram language, else the default."""
+    """In a group, the group's language (its setting, which its first game's creator
+    chose; else an open game's); in a private chat, and in a group that never had a
+    game, the user's Telegram language; else the default."""
     svc = service(context)
     chat = update.effective_chat
     group_lang = None
     if chat is not None and chat.type != "private":
         group_lang = (await svc.chats.settings(chat.id)).lang
+        if group_lang is None:  # a game opened before groups remembered a language
+            group_lang = next((g.rec.lang for g in await svc.games_in(chat.id)), None)
     user = update.effective_user
     return i18n.pick(
         group_lang, user.language_code if user else None, svc.settings.default_language

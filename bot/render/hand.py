@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from html import escape
 
 from bot import codec
 from bot.i18n import t
@@ -32,6 +31,7 @@ from bot.models import GameRecord
 from bot.outbox import Content
 from bot.render.cards import card_label, cards_label, counts_label, hand_lines, suit_groups
 from bot.render.keyboard import Button, Keyboard, WebAppButton
+from bot.render.names import shown
 from bot.render.table import (
     BEFORE_PLAY,
     kitty_decided,
@@ -84,7 +84,7 @@ def hand_message(
     if obs.kitty and obs.phase != "done":
         lines.append(t(lang, "dm.kitty", cards=cards_label(obs.kitty, lang)))
     if rec.group_gone:
-        lines.append(t(lang, "dm.paused.group", group=escape(rec.chat_title or "?")))
+        lines.append(t(lang, "dm.paused.group", group=shown(rec.chat_title or "?")))
     elif rec.paused:
         lines.append(t(lang, "dm.paused"))
     if s.auto and live:
@@ -123,7 +123,7 @@ def _header(rec: GameRecord, obs: Observation, lang: str) -> str:
     return t(
         lang,
         "dm.header",
-        group=escape(rec.chat_title or "?"),
+        group=shown(rec.chat_title or "?"),
         n=obs.hand_number,
         seat=obs.seat + 1,
         team=t(lang, f"team.short.{obs.team_of(obs.seat)}"),

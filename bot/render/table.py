@@ -13,8 +13,6 @@ rule is computed in this module.
 
 from __future__ import annotations
 
-from html import escape
-
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import codec, slots
@@ -22,7 +20,7 @@ from bot.i18n import plural, t
 from bot.models import GameRecord
 from bot.outbox import Content
 from bot.render.cards import cards_label, rank_label, suit_label
-from bot.render.names import clip
+from bot.render.names import shown
 from bot.slots import SlotKey
 from engine.match import MatchState
 from engine.records import PlayRecord, Trick, failed_throw_penalty
@@ -39,7 +37,7 @@ def name_of(rec: GameRecord, seat: Seat, lang: str | None = None) -> str:
     s = rec.seats[seat]
     if s.computer:
         return t(lang or rec.lang, "computer_seat", n=seat + 1)
-    return escape(clip(s.name or "?", NAME_LIMIT))
+    return shown(s.name or "?", NAME_LIMIT)
 
 
 def trump_label(view: PublicView, lang: str) -> str:

@@ -130,7 +130,9 @@ class Hub:
 
     def _remember_hands(self, game: Game) -> None:
         match = game.match
-        if match is not None and match.hand.phase != "burying":
+        if game.rec.status != "running":
+            self._before_bury.pop(game.rec.id, None)
+        elif match is not None and match.hand.phase != "burying":
             hands = [list(h) for h in match.hand.hands]
             self._before_bury[game.rec.id] = (match.hand.hand_number, hands)
 

@@ -13,7 +13,7 @@ from bot.models import GameRecord, Seat
 from bot.render.cards import card_label, cards_label, rank_label, suit_label
 from bot.render.hand import ROW, hand_message
 from bot.render.lobby import lobby
-from bot.render.names import clip
+from bot.render.names import clip, isolate
 from bot.render.table import group_messages, result_message, table_message
 from bot.webapp.view import table_view
 from engine.cards import BJ, LJ
@@ -25,6 +25,7 @@ from engine.rules import RuleSet
 from engine.tricks import trick_winner
 
 NAMES = ("Ann", "Ben", "Cai", "Dee")
+SHOWN = tuple(isolate(n) for n in NAMES)  # as the texts show them (bidi-isolated)
 
 
 def record(lang="en"):
@@ -134,15 +135,15 @@ def test_the_header_tells_level_trump_dealer_and_both_teams_levels():
     hand = m.hand
     trump = suit_label(hand.trump, "en")
     content, _ = hand_message(rec, m, 1)
-    assert f"trump <b>{trump}</b> · dealer {NAMES[dealer]}" in content.text
+    assert f"trump <b>{trump}</b> · dealer {SHOWN[dealer]}" in content.text
     assert "Levels: N–S 2 · E–W 2" in content.text
     assert "seat 2 (E–W)" in content.text
     table = table_text(rec, m)
-    assert f"trump <b>{trump}</b> · dealer {NAMES[dealer]}" in table
+    assert f"trump <b>{trump}</b> · dealer {SHOWN[dealer]}" in table
     assert "Levels: N–S 2 · E–W 2" in table
 
 
-def test_without_a_group_language_each_seat_reads_its_own_and_the_group_setting_wins():
+def test_each_seat_reads_its_dm_in_its_own_language_whatever_the_groups():
     m, dealer = buried_match()
     rec = record("zh")
     rec.seats[0].lang, rec.seats[1].lang = "zh", "en"
@@ -150,12 +151,11 @@ def test_without_a_group_language_each_seat_reads_its_own_and_the_group_setting_
     en, _ = hand_message(rec, m, 1)
     other, _ = hand_message(rec, m, 2)  # no language of its own: the group's
     assert "第1局" in zh.text and "hand 1" in en.text and "第1局" in other.text
-    rec.group_lang = rec.lang = "en"
+    rec.lang = "en"  # the group changes its language: DMs stay their readers'
     zh_now, _ = hand_message(rec, m, 0)
-    assert "hand 1" in zh_now.text
-    assert rec.user_lang(99, "zh-hans") == "en"
-    rec.group_lang = None
+    assert "第1局" in zh_now.text
     assert rec.user_lang(99, "zh-hans") == "zh" and rec.user_lang(2, None) == "en"
+    assert rec.user_lang(99, None) == "en"
 
 
 def _nobody_declared(seed):
@@ -221,8 +221,8 @@ def test_the_group_table_shows_the_trick_as_it_grows_with_who_is_winning_it():
         lines = _trick_lines(text, n)
         best = trick.plays[trick_winner(hand.ctx, [p.cards for p in trick.plays])].seat
         marked = [line for line in lines if line.endswith("⬅ winning")]
-        assert len(marked) == 1 and marked[0].startswith(NAMES[best] + ":")
-        assert lines[-1] == f"… {NAMES[hand.turn]} to play"
+        assert len(marked) == 1 and marked[0].startswith(SHOWN[best] + ":")
+        assert lines[-1] == f"… {SHOWN[hand.turn]} to play"
         attackers = "E–W" if hand.dealer in (0, 2) else "N–S"
         assert f"Attackers' points ({attackers}): <b>{hand.attackers_points}</b>" in text
 
@@ -240,10 +240,10 @@ def test_every_group_table_holds_the_last_completed_trick_in_full():
         last = hand.tricks[done[-1]]
         text = table_text(rec, m)
         lines = _trick_lines(text, done[-1] + 1)
-        assert f"🏆 {NAMES[last.winner]} wins (+{last.points})" in lines[0]
+        assert f"🏆 {SHOWN[last.winner]} wins (+{last.points})" in lines[0]
         for play, line in zip(last.plays, lines[1:], strict=True):
             cards = cards_label(hand.ctx.sorted(list(play.cards)), "en")
-            assert line.startswith(f"{NAMES[play.seat]}: ") and cards in line
+            assert line.startswith(f"{SHOWN[play.seat]}: ") and cards in line
         # a render skipped by delivery loses nothing: this one is whole
         assert len(re.findall(r"<b>Trick \d+</b>", text)) <= 2
 
@@ -263,7 +263,7 @@ def test_a_table_told_what_the_group_saw_repeats_every_trick_it_missed_in_full()
         for n in won:  # each in full: the winner, the points, every play
             trick = hand.tricks[n - 1]
             lines = _trick_lines(text, n)
-            assert f"🏆 {NAMES[trick.winner]} wins (+{trick.points})" in lines[0]
+            assert f"🏆 {SHOWN[trick.winner]} wins (+{trick.points})" in lines[0]
             assert len(lines) == 5
         assert "<b>Trick 6</b>" in text  # and the trick being played
 
@@ -280,14 +280,14 @@ def test_the_dm_shows_the_last_trick_as_finished_until_the_next_one_completes():
         for seat in range(4):
             content, _ = hand_message(rec, m, seat)
             line = next(x for x in content.text.splitlines() if x.startswith("Trick 2 (finished):"))
-            assert line.endswith(f"→ 🏆 {NAMES[first_done.winner]} +{first_done.points}")
+            assert line.endswith(f"→ 🏆 {SHOWN[first_done.winner]} +{first_done.points}")
         play_one(m, rng)
     content, _ = hand_message(rec, m, hand.turn)
     assert "Trick 3 (now): " in content.text
     best = hand.current_trick.plays[
         trick_winner(hand.ctx, [p.cards for p in hand.current_trick.plays])
     ].seat
-    assert re.search(rf"{NAMES[best]} [^·]*⬅ winning", content.text)
+    assert re.search(rf"{SHOWN[best]} [^·]*⬅ winning", content.text)
     play_one(m, rng)  # the trick completes: it is now the last one shown
     content, _ = hand_message(rec, m, 0)
     assert "Trick 2 " not in content.text and "Trick 3 (finished)" in content.text
@@ -349,7 +349,7 @@ def test_the_dm_result_tells_the_outcome_the_levels_and_the_next_dealer():
         assert f"{side}: {gained}." in text
         a, b = (rank_label(x) for x in r.levels_after)
         assert f"Levels now: N–S {a} · E–W {b}" in text
-        assert f"Next dealer: {NAMES[r.next_dealer]}." in text
+        assert f"Next dealer: {SHOWN[r.next_dealer]}." in text
         assert f"<b>{r.attackers_points}</b>" in text
 
 

@@ -14,6 +14,7 @@ from bot import codec
 from bot.fake_telegram import FakeTelegram
 from bot.i18n import t
 from bot.render.cards import cards_label
+from bot.render.names import isolate
 from bot.render.table import signed
 from engine.records import failed_throw_penalty
 from tests.e2e.harness import (
@@ -134,7 +135,7 @@ async def test_four_people_play_a_whole_hand_through_their_dms(tmp_path):
             hand = game.match.hand
 
             def name(seat):
-                return people[seat].name
+                return isolate(people[seat].name)  # as texts show a name
 
             # -- the race to declare: a show during the deal, an overturn after it
             await fire_timer(world, app, game_id, "deal")

@@ -8,6 +8,7 @@ from PIL import Image
 
 from bot.fake_telegram import FakeTelegram
 from bot.render.cards import cards_label
+from bot.render.names import isolate
 from engine.hand import team_of
 from tests.e2e.harness import play_out, running_bot, service
 from tests.e2e.test_resilience import start_with_computers
@@ -117,9 +118,9 @@ async def test_stats_count_matches_levels_and_sides_per_player_in_both_languages
                 took = sum(r.winner == "attackers" for r in attacked)
                 levels = sum(r.levels_after[team] - r.levels_before[team] for r in mine)
                 won = int(match.winner == team)
-                line = next(x for x in text.split("\n") if x.startswith(f"{name}:"))
+                line = next(x for x in text.split("\n") if x.startswith(f"{isolate(name)}:"))
                 assert line == (
-                    f"{name}: matches 1 (won {won}) · levels +{levels} · defended "
+                    f"{isolate(name)}: matches 1 (won {won}) · levels +{levels} · defended "
                     f"{len(defended)} (held {held}) · attacked {len(attacked)} (took over {took})"
                 )
             best = max(match.results, key=lambda r: r.attackers_points)
@@ -144,7 +145,7 @@ async def test_stats_count_matches_levels_and_sides_per_player_in_both_languages
             await bob.send(group, "/stats")
             await world.settle()
             text = last(world, group).text
-            assert "战绩" in text and "完成比赛：1" in text and "Bob: 比赛 1" in text
+            assert "战绩" in text and "完成比赛：1" in text and f"{isolate('Bob')}：比赛 1" in text
 
 
 async def test_the_match_result_comes_with_a_level_chart(tmp_path):

@@ -1,11 +1,12 @@
-"""A whole hand played through the Mini App in the sandbox, in Chromium (Playwright).
+"""Whole hands played through the Mini App in the sandbox, in Chromium (Playwright).
 
 The sandbox as ``./run`` starts it; quick start (Alice and three computers); the DM's
 🃏 Table button opens the Mini App beside the chats (a 360 px panel, launch data signed
 by the sandbox's token). The same address, opened in a 360×640 phone-sized page, then
 plays Alice's whole hand: a declaration if her cards allow one, the burial if she buries,
-every play with Hint and Play, to the result. Screenshots at 360×640 are kept in
-``artifacts/`` (paths printed).
+every play with Hint and Play, to the result. Then four people, each in their own page,
+sit down through the group's links and play a whole hand in four 360×640 Mini Apps.
+Screenshots at 360×640 are kept in ``artifacts/`` (paths printed).
 """
 
 from __future__ import annotations
@@ -123,3 +124,70 @@ def test_a_whole_hand_through_the_mini_app_with_three_computers(
                 if path.exists():
                     print(f"screenshot: {path}")
             page.close()
+
+
+def act_once(app: Page) -> bool:
+    """One step of a person in their Mini App, if it is theirs to take: pass in the
+    window (or 炒底), or Hint then Play / Bury. Returns whether they acted."""
+    if visible(app, "[data-act=play]"):
+        app.locator("[data-act=hint]").click()
+        expect(app.locator("[data-act=play]")).to_be_enabled()
+        app.locator("[data-act=play]").click()
+        expect(app.locator("#hand .c.sel")).to_have_count(0)
+        return True
+    if visible(app, "[data-act=pass]"):
+        app.locator("[data-act=pass]").click()
+        expect(app.locator("[data-act=pass]")).to_have_count(0)
+        return True
+    return False
+
+
+def test_four_people_play_a_whole_hand_in_their_mini_apps(tmp_path: Path, browser: Browser) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    quick = {**QUICK, "OVERTURN_WINDOW_SECONDS": "30"}
+    with sandbox_process(tmp_path, "--lang", "en", **quick) as address:
+        errors: list[str] = []
+        chats = []
+        for n in range(1, 5):  # each person's own page, as four people in four browsers
+            page = browser.new_page(viewport={"width": 1400, "height": 900}, locale="en-US")
+            page.on("pageerror", lambda e: errors.append(f"sandbox: {e}"))
+            page.goto(f"{address}?user={n}&lang=en")
+            expect(page.locator("body")).to_have_attribute("data-ready", "1")
+            chats.append(page)
+        try:
+            composer = chats[0].locator('.composer[data-kind="group"] input')
+            composer.fill("/newgame")
+            composer.press("Enter")
+            for n, page in enumerate(chats):  # each takes their seat through its link
+                seat = page.locator("#messages-group button", has_text=t("en", "btn.sit", n=n + 1))
+                seat.last.click()
+                expect(page.locator("#messages-private .msg").first).to_be_visible()
+            start = chats[0].locator("#messages-group button", has_text=t("en", "btn.start"))
+            start.last.click()
+            apps = []
+            for n, page in enumerate(chats):  # each opens the table from their DM
+                table = page.locator("#messages-private button.web-app").last
+                expect(table).to_be_visible(timeout=20_000)
+                table.click()
+                src = page.locator("#miniapp iframe").get_attribute("src")
+                assert src
+                app = browser.new_page(viewport=PHONE, locale="en-US", has_touch=True)
+                app.on("pageerror", lambda e, n=n: errors.append(f"app {n + 1}: {e}"))
+                app.goto(address.rstrip("/") + src)
+                expect(app.locator(".seat[data-pos=left] .tag")).to_be_visible()
+                apps.append(app)
+            deadline = time.monotonic() + 180
+            acted = 0
+            while not all(visible(app, "#result") for app in apps):
+                assert time.monotonic() < deadline, f"the hand did not end ({acted} actions)"
+                if not any([act_once(app) for app in apps]):
+                    apps[0].wait_for_timeout(100)
+                acted += 1
+            for n, app in enumerate(apps):
+                expect(app.locator("#result")).to_contain_text(t("en", "webapp.result", n=1))
+                app.screenshot(path=str(ARTIFACTS / f"miniapp-four-{n + 1}.png"))
+            assert not errors, errors
+        finally:
+            print(f"screenshots: {ARTIFACTS}/miniapp-four-*.png")
+            for page in browser.contexts:
+                page.close()

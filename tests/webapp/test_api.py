@@ -15,6 +15,7 @@ import pytest
 from bot.fake_telegram import FakeTelegram
 from bot.hand_input import reason_text
 from bot.i18n import t
+from bot.render.names import isolate
 from bot.webapp.auth import InitDataError, sign, validate
 from bot.webapp.server import hub
 from engine.errors import IllegalAction
@@ -124,7 +125,9 @@ async def test_a_group_member_who_does_not_play_watches_the_public_view(tmp_path
             game_id = await started_game(world, group, people)
             view = await session(client, app, watcher).view(game_id)
             assert view["me"] is None and view["kitty"] is None
-            assert [s["name"] for s in view["seats"]] == ["Ann", "Ben", "Cai", "Dee"]
+            assert [s["name"] for s in view["seats"]] == [
+                isolate(n) for n in ("Ann", "Ben", "Cai", "Dee")
+            ]
             # the direct link's signed start parameter names the game too
             from bot import codec
 
