@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from bot.i18n import t
+from bot.render.names import isolate
 from bot.sandbox.world import GROUP_TITLE, PEOPLE
 from tests.sandbox.process import QUICK, ROOT, sandbox_process
 
@@ -89,7 +90,8 @@ def test_the_sandbox_page_plays_a_card_by_tapping(tmp_path: Path, browser: Brows
             played = take_turn(page, time.monotonic() + 40)
             assert played, "Hint selected nothing"
             group = page.locator("#messages-group")
-            expect(group).to_contain_text(f"Alice: {' '.join(played)}", timeout=20_000)
+            alice = isolate("Alice")  # names are shown bidi-isolated
+            expect(group).to_contain_text(f"{alice}: {' '.join(played)}", timeout=20_000)
             expect(group.locator(".from-bot b").first).to_be_visible()  # the bot's HTML
             expect(page.locator("#welcome")).to_be_hidden()
             assert not any(name in group.inner_text() for name in PEOPLE["zh"])
