@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 from itertools import combinations, islice
 from math import comb
 
@@ -41,8 +43,13 @@ def cost(ctx: TrumpContext, hand: list[int]) -> dict[int, tuple[int, ...]]:
 
 def strength(ctx: TrumpContext, cards: list[int] | tuple[int, ...]) -> int:
     """What a play spends: card orders, trumps counted dear, points dearer."""
+    return sum(map(_spend(ctx).__getitem__, cards))
+
+
+@lru_cache(maxsize=64)
+def _spend(ctx: TrumpContext) -> tuple[int, ...]:
     cls, order = ctx.suit_class, ctx.order
-    return sum(order[c] + (20 if cls[c] == TRUMP else 0) + POINTS[c] for c in cards)
+    return tuple(order[c] + (20 if cls[c] == TRUMP else 0) + POINTS[c] for c in range(54))
 
 
 def is_special(ctx: TrumpContext, card: int) -> bool:
@@ -65,10 +72,13 @@ def follow_candidates(
         out.setdefault(key, list(key))
 
     if len(same) >= n:
+        if n == 1:  # a single: every distinct card of the class, lowest id first
+            return [[c] for c in sorted(set(same))]
         distinct = len(set(same))
         if comb(distinct + n - 1, n) <= ENUMERATE_UP_TO or comb(len(same), n) <= ENUMERATE_UP_TO:
+            legal = _legal_check(ctx, info, lead, hand, same)
             for play in sub_multisets(same, n):
-                if is_legal_follow(ctx, lead, hand, play):
+                if legal(play):
                     add(play)
         else:
             dear = cost(ctx, same)
@@ -90,6 +100,24 @@ def follow_candidates(
         for play in _ruffs(ctx, info, [c for c in rest if cls[c] == TRUMP], dear):
             add(play)
     return list(out.values())
+
+
+def _legal_check(
+    ctx: TrumpContext, info: Lead, lead: list[int], hand: list[int], same: list[int]
+) -> Callable[[list[int]], bool]:
+    """``is_legal_follow`` for plays drawn from ``same`` (the led class, at least the lead's
+    size), answered without the general check where 8.1 reduces to counting pairs."""
+    if not info.pairs:
+        return lambda play: True  # any cards of the led class
+    if info.caps:
+        return lambda play: is_legal_follow(ctx, lead, hand, play)
+    need = min(len(pair_ids(ctx, same, info.klass)), info.pairs)
+    if not need:
+        return lambda play: True
+    if info.size == 2:
+        return lambda play: play[0] == play[1]
+    klass = info.klass
+    return lambda play: min(len(pair_ids(ctx, play, klass)), info.pairs) >= need
 
 
 def _extremes(
@@ -191,6 +219,16 @@ def lead_candidates(ctx: TrumpContext, hand: list[int]) -> list[Unit]:
     return units
 
 
+@lru_cache(maxsize=1 << 16)
+def _winner(ctx: TrumpContext, plays: tuple[tuple[int, ...], ...]) -> int:
+    return trick_winner(ctx, plays)
+
+
+def winner(ctx: TrumpContext, plays: Sequence[Sequence[int]]) -> int:
+    """:func:`~engine.tricks.trick_winner`, remembered: playouts meet the same tricks again."""
+    return _winner(ctx, tuple(map(tuple, plays)))
+
+
 class Contest:
     """Whether a play would win a trick as it stands, compared with its current winner only.
 
@@ -201,12 +239,15 @@ class Contest:
 
     __slots__ = ("ctx", "lead", "best", "pairs", "key", "klass")
 
-    def __init__(self, ctx: TrumpContext, plays: list[list[int]]) -> None:
+    def __init__(
+        self, ctx: TrumpContext, plays: list[list[int]], current: int | None = None
+    ) -> None:
         info = lead_summary(ctx, tuple(plays[0]))
         self.ctx = ctx
         self.lead = plays[0]
         self.klass = info.klass
-        current = trick_winner(ctx, plays) if len(plays) > 1 else 0
+        if current is None:
+            current = winner(ctx, plays) if len(plays) > 1 else 0
         self.best = plays[current] if current else None
         unit = info.units[0]
         self.pairs = unit.pairs if len(info.units) == 1 and unit.pairs <= 1 else -1
@@ -224,5 +265,5 @@ class Contest:
         if self.pairs == 1:
             return False
         if self.best is None:
-            return trick_winner(self.ctx, [self.lead, play]) == 1
-        return trick_winner(self.ctx, [self.lead, self.best, play]) == 2
+            return winner(self.ctx, [self.lead, play]) == 1
+        return winner(self.ctx, [self.lead, self.best, play]) == 2

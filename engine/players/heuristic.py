@@ -14,10 +14,9 @@ from collections import Counter
 
 from engine.cards import POINTS, suit_of
 from engine.hand import Action, Bury, Observation, Pass, Play, Show
-from engine.players.candidates import Contest, follow_candidates, is_special, strength
+from engine.players.candidates import Contest, follow_candidates, is_special, strength, winner
 from engine.players.knowledge import higher_cards, inferences, seen_counts
 from engine.ranking import TRUMP, TrumpContext
-from engine.tricks import trick_winner
 from engine.units import Unit, decompose
 
 VOID_VALUE = 5  # a void made by burying, against the cards it costs (see _voids_to_make)
@@ -172,8 +171,8 @@ def _follow(obs: Observation, rng: random.Random) -> list[int]:
     legal = follow_candidates(ctx, lead, obs.hand, rng)
     if len(legal) == 1:
         return legal[0]
-    current = trick_winner(ctx, plays) if len(plays) > 1 else 0
-    contest = Contest(ctx, plays)
+    current = winner(ctx, plays) if len(plays) > 1 else 0
+    contest = Contest(ctx, plays, current)
     partner_winning = trick.plays[current].seat == (obs.seat + 2) % 4
     last = len(plays) == 3
     trick_points = sum(POINTS[c] for p in plays for c in p)

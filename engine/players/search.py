@@ -26,6 +26,7 @@ from collections import Counter
 from engine.hand import Action, Observation, Play, team_of
 from engine.players import heuristic
 from engine.players.candidates import cost, follow_candidates, lead_candidates
+from engine.players.endgame import Solver, plays_for
 from engine.players.playout import SimPlay, SimTrick, playout, seat_view, totals_so_far
 from engine.players.worlds import KITTY, knowledge, sample
 from engine.ranking import TRUMP
@@ -36,6 +37,8 @@ MAX_CANDIDATES = 10
 MISMATCH = 0.5  # weight of a world per observed play the heuristic would not have made
 WEIGHTED_TRICKS = 2  # the current trick and the last finished one
 CONFIDENCE = 1.0  # standard errors by which a candidate must beat the heuristic's play
+ENDGAME_CARDS = 4  # solve each world exactly once no hand holds more cards than this
+NODES_PER_PLAY = 2  # solver positions that cost about one simulated play
 
 
 class SearchPlayer:
@@ -46,10 +49,12 @@ class SearchPlayer:
         budget_ms: int = DEFAULT_BUDGET_MS,
         max_worlds: int = 200,
         weighting: bool = True,
+        endgame: int = ENDGAME_CARDS,
     ) -> None:
         self.budget_ms = budget_ms
         self.max_worlds = max_worlds
         self.weighting = weighting
+        self.endgame = endgame  # 0: play endgames out with the heuristic too
 
     def __repr__(self) -> str:
         return f"SearchPlayer(budget_ms={self.budget_ms})"
@@ -61,6 +66,8 @@ class SearchPlayer:
 
     def play(self, obs: Observation, rng: random.Random) -> list[int]:
         own = heuristic.suggest(obs, rng)
+        if max(obs.card_counts) <= self.endgame:
+            return self.solve(obs, own, rng)
         cands = candidates(obs, own, rng)
         if len(cands) == 1:
             return cands[0]
@@ -84,6 +91,39 @@ class SearchPlayer:
                 hands = [list(h) for h in world[:4]]
                 total = playout(obs, hands, kitty, burier, cand, heuristic.suggest, rng, base)
                 values[i].append(sign * total)
+        return cands[choose(values, weights)]
+
+    def solve(self, obs: Observation, own: list[int], rng: random.Random) -> list[int]:
+        """The endgame: every legal play, each world solved exactly (:mod:`.endgame`);
+        worlds are drawn until the solvers have spent the budget."""
+        trick = obs.current_trick
+        so_far = [(p.seat, tuple(p.cards)) for p in trick.plays] if trick else []
+        lead = so_far[0][1] if so_far else None
+        out = {tuple(sorted(own)): own}
+        for play in plays_for(obs.ctx, tuple(sorted(obs.hand)), lead):
+            out.setdefault(play, list(play))
+        cands = list(out.values())
+        if len(cands) == 1:
+            return own
+        assert obs.dealer is not None  # cards are played only once there is a dealer
+        know = knowledge(obs.ctx, obs)
+        points, penalty = totals_so_far(obs)
+        sign = 1 if team_of(obs.seat) != team_of(obs.dealer) else -1
+        budget = self.budget_ms * PLAYS_PER_MS * NODES_PER_PLAY
+        values: list[list[float]] = [[] for _ in cands]
+        weights: list[float] = []
+        nodes = 0
+        while len(weights) < 2 or (nodes < budget and len(weights) < self.max_worlds):
+            world = sample(obs.ctx, know, rng)
+            world[obs.seat] = list(obs.hand)
+            weights.append(likelihood(obs, world) if self.weighting else 1.0)
+            kitty = world[KITTY] if obs.kitty is None else list(obs.kitty)
+            solver = Solver(obs.ctx, obs.rules, kitty, team_of(obs.dealer))
+            hands = [tuple(sorted(h)) for h in world[:4]]
+            for i, cand in enumerate(cands):
+                rest = solver.value(hands, so_far, obs.seat, tuple(cand))
+                values[i].append(sign * max(0, points + penalty + rest))
+            nodes += solver.nodes
         return cands[choose(values, weights)]
 
 

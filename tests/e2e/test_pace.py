@@ -120,7 +120,7 @@ async def test_when_tricks_come_faster_than_the_group_is_paced_the_next_table_re
 async def test_with_computers_at_the_table_the_group_is_never_more_than_one_trick_behind(
     tmp_path, monkeypatch
 ):
-    interval = 0.4
+    interval = 0.2
     # in real time on a busy machine a delivery may take longer than the safety valve
     # (a computer plays on anyway after a few intervals): not what is tested here
     monkeypatch.setattr(timers, "HOLD_LIMIT_INTERVALS", 100.0)

@@ -95,7 +95,8 @@ def test_the_sandbox_page_plays_a_card_by_tapping(tmp_path: Path, browser: Brows
             played = take_turn(page, time.monotonic() + 40)
             assert played, "Hint selected nothing"
             group = page.locator("#messages-group")
-            expect(group).to_contain_text(f"{isolate('Alice')}: {' '.join(played)}", timeout=20_000)
+            alice = isolate("Alice")  # names are shown bidi-isolated
+            expect(group).to_contain_text(f"{alice}: {' '.join(played)}", timeout=20_000)
             expect(group.locator(".from-bot b").first).to_be_visible()  # the bot's HTML
             expect(page.locator("#welcome")).to_be_hidden()
             assert not any(name in group.inner_text() for name in PEOPLE["zh"])
