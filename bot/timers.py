@@ -202,6 +202,8 @@ class Deadlines:
         elif kind in ("robot", "timeout"):
             seat = hand.turn
             assert seat is not None
+            if kind == "robot" and not robot(rec, seat):
+                return  # the player came back while the move was being decided
             if kind == "timeout":
                 rec.seats[seat].auto = True  # 托管 until the player acts again
             rec.seats[seat].selection = []

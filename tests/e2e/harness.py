@@ -220,7 +220,12 @@ async def play_out(
             await asyncio.sleep(0.01)
             continue
         await press(user, msg, "H")  # (settles)
-        await press(user, hand_message(world, user, game_id), "P")
+        # 托管 or a timer may have played for this seat meanwhile (the DM then shows no
+        # Play button): look again at the game instead of pressing a stale message
+        msg = hand_message(world, user, game_id)
+        if svc.games[game_id].match.hand.turn != seat or find(msg, "P") is None:
+            continue
+        await press(user, msg, "P")
     raise AssertionError("the match did not end")
 
 

@@ -12,7 +12,9 @@ from bot.i18n import t
 from tests.e2e.harness import (
     find,
     fire_timer,
+    hand_message,
     play_out,
+    press,
     running_bot,
     seat_players,
     service,
@@ -70,7 +72,15 @@ async def time_out_once(world, app, watch: TruthWatch) -> None:
     await fire_timer(world, app, watch.game_id, "warn")
     await service(app).outboxes.drain()
     watch.check()  # the warning as it is shown
+    seat = game.match.hand.turn
     await fire_timer(world, app, watch.game_id, "timeout")
+    assert game.rec.seats[seat].auto  # 托管 played the turn; the player is back at once
+    user, lang = watch.users[seat], game.rec.seat_lang(seat)
+    dm = hand_message(world, user, watch.game_id)
+    assert find(dm, "A").text == t(lang, "btn.auto.off")  # says what it does, not "◀ Back"
+    back = await press(user, dm, "A")
+    assert back.text == t(lang, "auto.off")
+    assert not game.rec.seats[seat].auto
 
 
 async def test_every_dm_statement_is_true_at_every_moment_with_people_and_computers(tmp_path):
