@@ -7,7 +7,8 @@ Read from the top: the header (group, hand, seat and side; level, trump, dealer;
 teams' levels), what happens now, then the hand by suit class with its counts, and
 last, right above the buttons, what this player is asked to do. The keyboard lays the
 cards out by suit class too: trumps first (jokers and level cards in a row of their
-own), then each side suit starting its own row, at most :data:`ROW` buttons a row;
+own), then each side suit starting its own row, as many buttons a row as their labels
+fit uncut on a phone and the rows of a suit as even as can be (``keyboard.per_row``);
 while burying, the 8 cards picked up from the kitty come first, in a row of their own.
 
 Every statement a DM makes stays true until the DM is edited again (issue 16). The
@@ -30,7 +31,7 @@ from bot.i18n import t
 from bot.models import GameRecord
 from bot.outbox import Content
 from bot.render.cards import card_label, cards_label, counts_label, hand_lines, suit_groups
-from bot.render.keyboard import Button, Keyboard, WebAppButton
+from bot.render.keyboard import ROW_MAX, Button, Keyboard, WebAppButton, even_rows, per_row
 from bot.render.names import shown
 from bot.render.table import (
     BEFORE_PLAY,
@@ -48,7 +49,7 @@ from engine.match import MatchState
 from engine.records import Trick
 from engine.view import Observation
 
-ROW = 8
+ROW = ROW_MAX
 
 
 @dataclass(frozen=True)
@@ -281,8 +282,7 @@ def _keyboard(
         actions.append(Button(t(lang, "btn.clear"), cb("O")))
     if s.auto:
         actions.append(Button(t(lang, "btn.auto.off"), cb("A")))
-    for i in range(0, len(actions), 3):
-        rows.append(actions[i : i + 3])
+    rows += even_rows(actions, min(3, per_row([b.text for b in actions])))
     if app_url:
         rows.append([WebAppButton(t(lang, "btn.table"), app_url)])
     return Keyboard.of(rows) if rows else None
@@ -314,5 +314,7 @@ def _card_rows(
     parts += [part for _klass, ps in suit_groups(obs.ctx, rest) for part in ps]
     for part in parts:
         buttons = [button(card) for card in part]
-        rows += [buttons[i : i + ROW] for i in range(0, len(buttons), ROW)]
+        # the width a card's label takes when selected (✓): tapping moves no button
+        n = per_row(["✓" + card_label(card, lang) for card in part])
+        rows += even_rows(buttons, n)
     return rows

@@ -229,6 +229,39 @@ def winner(ctx: TrumpContext, plays: Sequence[Sequence[int]]) -> int:
     return _winner(ctx, tuple(map(tuple, plays)))
 
 
+def interchangeable(ctx: TrumpContext, hand: list[int], gone: list[int], a: int, b: int) -> bool:
+    """Whether playing single ``a`` or single ``b`` from ``hand`` makes no difference to
+    anything that can still happen: same class and points, each held once with its other
+    copy ``gone`` (played, or buried by this seat), and every other card of the class
+    ranking from one to the other gone too. Then no card still in play sits between them,
+    ties either of them, or can pair with either, so every trick goes the same."""
+    cls, order = ctx.suit_class, ctx.order
+    if cls[a] != cls[b] or POINTS[a] != POINTS[b] or a == b:
+        return False
+    if hand.count(a) != 1 or hand.count(b) != 1 or gone[a] != 1 or gone[b] != 1:
+        return False
+    low, high = sorted((order[a], order[b]))
+    klass = cls[a]
+    for c in range(54):
+        if c != a and c != b and cls[c] == klass and low <= order[c] <= high and gone[c] < 2:
+            return False
+    return True
+
+
+def distinct_in_effect(
+    ctx: TrumpContext, hand: list[int], gone: list[int], plays: list[list[int]]
+) -> list[list[int]]:
+    """``plays`` without those :func:`interchangeable` with an earlier one (order kept)."""
+    out: list[list[int]] = []
+    for play in plays:
+        if len(play) == 1 and any(
+            len(kept) == 1 and interchangeable(ctx, hand, gone, kept[0], play[0]) for kept in out
+        ):
+            continue
+        out.append(play)
+    return out
+
+
 class Contest:
     """Whether a play would win a trick as it stands, compared with its current winner only.
 

@@ -15,7 +15,14 @@ The budget is work, not wall time: ``budget_ms`` buys ``budget_ms * PLAYS_PER_MS
 simulated plays (measured on the development machine, one core), so a decision is
 a function of the observation and the random stream alone: reproducible, and blind
 to hidden cards (a loaded machine thinks longer, not less). Forced plays skip the
-search; so do declaring and the bury, which use the heuristic.
+search, and so do choices between single cards that nothing still in play can tell
+apart (:func:`~engine.players.candidates.interchangeable`); so do declaring and the
+bury, which use the heuristic.
+
+Endgames (no hand holds more than ``ENDGAME_CARDS``) compare every legal play and solve
+each sampled world exactly (:mod:`engine.players.endgame`) instead of playing it out;
+worlds are drawn until the solvers have visited the budget's worth of positions
+(``NODES_PER_PLAY`` positions cost about one simulated play).
 """
 
 from __future__ import annotations
@@ -25,8 +32,9 @@ from collections import Counter
 
 from engine.hand import Action, Observation, Play, team_of
 from engine.players import heuristic
-from engine.players.candidates import cost, follow_candidates, lead_candidates
+from engine.players.candidates import cost, distinct_in_effect, follow_candidates, lead_candidates
 from engine.players.endgame import Solver, plays_for
+from engine.players.knowledge import played_cards
 from engine.players.playout import SimPlay, SimTrick, playout, seat_view, totals_so_far
 from engine.players.worlds import KITTY, knowledge, sample
 from engine.ranking import TRUMP
@@ -71,6 +79,9 @@ class SearchPlayer:
         cands = candidates(obs, own, rng)
         if len(cands) == 1:
             return cands[0]
+        cands = distinct_in_effect(obs.ctx, obs.hand, gone(obs), cands)
+        if len(cands) == 1:
+            return own
         remaining = sum(obs.card_counts)
         worlds = min(self.max_worlds, self.budget_ms * PLAYS_PER_MS // (remaining * len(cands)))
         if worlds < 2:
@@ -102,7 +113,7 @@ class SearchPlayer:
         out = {tuple(sorted(own)): own}
         for play in plays_for(obs.ctx, tuple(sorted(obs.hand)), lead):
             out.setdefault(play, list(play))
-        cands = list(out.values())
+        cands = distinct_in_effect(obs.ctx, obs.hand, gone(obs), list(out.values()))
         if len(cands) == 1:
             return own
         assert obs.dealer is not None  # cards are played only once there is a dealer
@@ -125,6 +136,16 @@ class SearchPlayer:
                 values[i].append(sign * max(0, points + penalty + rest))
             nodes += solver.nodes
         return cands[choose(values, weights)]
+
+
+def gone(obs: Observation) -> list[int]:
+    """Per card id, the copies out of play for this seat: played, or buried by it."""
+    out = [0] * 54
+    for c, n in played_cards(obs).items():
+        out[c] += n
+    for c in obs.kitty or ():
+        out[c] += 1
+    return out
 
 
 def choose(values: list[list[float]], weights: list[float]) -> int:

@@ -12,6 +12,7 @@ from bot.i18n import t
 from bot.models import GameRecord, Seat
 from bot.render.cards import card_label, cards_label, rank_label, suit_label
 from bot.render.hand import ROW, hand_message
+from bot.render.keyboard import ROW_UNITS, even_rows, label_units, per_row
 from bot.render.lobby import lobby
 from bot.render.names import clip, isolate
 from bot.render.table import group_messages, result_message, table_message
@@ -97,6 +98,30 @@ def test_the_hand_keyboard_has_trumps_first_and_each_suit_in_rows_of_its_own():
         if level and len(level) < len(trumps) and ctx.trump is not None:
             rows_of_level = [r for r in cards if set(r) & set(level)]
             assert all(set(r) <= set(level) for r in rows_of_level)
+
+
+def test_card_rows_fit_a_phone_and_never_leave_a_lone_card_when_a_suit_wraps():
+    assert [len(r) for r in even_rows(list(range(9)), 8)] == [5, 4]
+    assert [len(r) for r in even_rows(list(range(13)), 6)] == [5, 4, 4]
+    assert per_row(["✓♦️10"]) < per_row(["✓♦️9"]) <= ROW
+    wrapped = 0
+    for seed in range(11, 41):
+        m, dealer = buried_match(seed)
+        for lang in ("en", "zh"):
+            rows = card_buttons(hand_message(record(lang), m, dealer)[0])
+            labels = {card_label(c, lang): c for c in range(54)}
+            for row in rows:  # the row's widest label, selected (✓), fits the row
+                assert len(row) * max(label_units("✓" + b.text) for b in row) <= ROW_UNITS
+            # the rows of a side suit: as even as can be (trumps have two parts)
+            ctx = m.hand.ctx
+            by_class: dict[int, list[int]] = {}
+            for row in rows:
+                by_class.setdefault(ctx.suit_class[labels[row[0].text]], []).append(len(row))
+            for klass, sizes in by_class.items():
+                if klass != TRUMP:
+                    wrapped += len(sizes) > 1
+                    assert max(sizes) - min(sizes) <= 1, sizes
+    assert wrapped  # suits long enough to wrap were seen
 
 
 def test_the_hand_counts_each_suit_class_with_its_unit():

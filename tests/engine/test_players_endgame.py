@@ -1,4 +1,5 @@
-"""Exact endgames: the solver's value is the brute-force minimax of the real engine."""
+"""Exact endgames (the solver's value is the brute-force minimax of the real engine) and
+the plays the search need not tell apart."""
 
 from __future__ import annotations
 
@@ -6,10 +7,13 @@ import random
 
 import pytest
 
+from engine.cards import parse_card, parse_cards
 from engine.hand import HandState
+from engine.players.candidates import distinct_in_effect, interchangeable
 from engine.players.endgame import Solver
 from engine.players.playout import totals_so_far
 from engine.players.search import SearchPlayer
+from engine.ranking import TrumpContext
 from engine.seats import team_of
 from tests.engine.test_players_search import hidden_swapped, positions
 
@@ -89,3 +93,32 @@ def test_the_solver_values_every_legal_play_as_the_brute_force_does():
             assert solved(state, seat, action.cards) == brute_force(child)
             checked += 1
     assert checked >= 10
+
+
+def gone_of(text: str) -> list[int]:
+    out = [0] * 54
+    for c in parse_cards(text):
+        out[c] += 1
+    return out
+
+
+def test_singles_are_interchangeable_only_when_nothing_in_play_lies_between_them():
+    ctx = TrumpContext(3, 0)  # level 5, spades trump: hearts are a plain suit
+    hand = parse_cards("7H 9H AH")
+    # the other 7H and 9H are out, and both 8H: nothing can tell 7H from 9H any more
+    gone = gone_of("7H 9H 8H 8H")
+    assert interchangeable(ctx, hand, gone, parse_card("7H"), parse_card("9H"))
+    assert distinct_in_effect(ctx, hand, gone, [[parse_card("9H")], [parse_card("7H")]]) == [
+        [parse_card("9H")]
+    ]
+    # one 8H still out there: it beats 7H but not 9H
+    assert not interchangeable(ctx, hand, gone_of("7H 9H 8H"), parse_card("7H"), parse_card("9H"))
+    # the other 7H still out there: it could tie the 7H, or pair with it
+    assert not interchangeable(ctx, hand, gone_of("9H 8H 8H"), parse_card("7H"), parse_card("9H"))
+    # points differ (10H vs 9H), or the classes do (7S is a trump)
+    assert not interchangeable(
+        ctx, parse_cards("9H 10H"), gone_of("9H 10H"), parse_card("9H"), parse_card("10H")
+    )
+    assert not interchangeable(
+        ctx, parse_cards("7S 7H"), gone_of("7S 7H"), parse_card("7S"), parse_card("7H")
+    )

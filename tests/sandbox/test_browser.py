@@ -18,7 +18,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from bot.i18n import t
+from bot.i18n import LANGS, t
+from bot.render.cards import card_label
+from bot.render.keyboard import per_row
 from bot.render.names import isolate
 from bot.sandbox.world import GROUP_TITLE, PEOPLE
 from tests.sandbox.process import QUICK, ROOT, sandbox_process
@@ -39,8 +41,9 @@ def screenshot(page: Page, name: str) -> None:
     print(f"screenshot: {shot}")
 
 
-def take_turn(page: Page, deadline: float) -> list[str]:
-    """Wait for our turn in the private chat; bury or play with Hint; returns what we played."""
+def take_turn(page: Page, deadline: float, on_selected=None) -> list[str]:  # noqa: ANN001
+    """Wait for our turn in the private chat; bury or play with Hint; returns what we played.
+    ``on_selected``: called once Hint's cards show selected (✓), before they go."""
     hand = page.locator("#messages-private .msg.has-kb").last
     # a lead, a follow (the first words: the count follows)
     your_turn = (plain("dm.your_turn.lead"), plain("dm.your_turn.one_tap"), "Your turn:")
@@ -58,6 +61,8 @@ def take_turn(page: Page, deadline: float) -> list[str]:
                 for b in hand.locator("button").all_inner_texts()
                 if b.startswith("✓")
             ]
+            if on_selected is not None:
+                on_selected()
             if burying:
                 hand.get_by_role("button", name=bury, exact=True).click()
             else:  # "▶️ Play 2/2" on a follow, "▶️ Play (3)" on a lead
@@ -167,5 +172,101 @@ def test_on_a_phone_one_chat_shows_at_a_time_and_your_hand_without_scrolling(
             expect(group_tab).to_have_text(GROUP_TITLE["zh"])
             expect(page.locator("#person option").first).to_have_text(f"1 · {PEOPLE['zh'][0]}")
             assert not errors, errors
+        finally:
+            page.close()
+
+
+# each button of the private chat's last keyboard whose text does not fit (cut with …)
+_CUT_BUTTONS = """() => {
+  const kbs = document.querySelectorAll('#messages-private .msg.has-kb .kb');
+  const kb = kbs[kbs.length - 1];
+  if (!kb) return [[], 0];
+  const buttons = [...kb.querySelectorAll('button')];
+  const cut = buttons.filter(b => b.scrollWidth > b.clientWidth).map(b => b.innerText);
+  return [cut, buttons.length];
+}"""
+
+
+# The same keyboard, its rows replaced by rows of the widest labels the DM has, laid out
+# as the bot lays them out (bot.render.keyboard): each button's text measured.
+_CUT_IN_ROWS = """(rows) => {
+  const kbs = document.querySelectorAll('#messages-private .msg.has-kb .kb');
+  const kb = kbs[kbs.length - 1].cloneNode(true);
+  kbs[kbs.length - 1].after(kb);
+  const row = kb.querySelector('.kb-row'), button = row.querySelector('button');
+  kb.replaceChildren(...rows.map(labels => {
+    const r = row.cloneNode(false);
+    r.replaceChildren(...labels.map(text => {
+      const b = button.cloneNode(false);
+      b.textContent = text;
+      return b;
+    }));
+    return r;
+  }));
+  const cut = [...kb.querySelectorAll('button')]
+    .filter(b => b.scrollWidth > b.clientWidth).map(b => b.textContent);
+  kb.remove();
+  return cut;
+}"""
+
+
+def widest_rows() -> list[list[str]]:
+    """A row of each of the widest labels, as many a row as the bot puts there."""
+    cards = [
+        f"✓{card_label(c, lang)}" for lang in LANGS for c in (8, 21, 34, 47, 10, 23, 36, 49, 52, 53)
+    ]
+    rows = [[label] * per_row([label]) for label in cards]  # ✓♦️10, ✓大王 …
+    for lang in LANGS:
+        big = card_label(53, lang)
+        show = t(lang, "btn.show", action=t(lang, "btn.show.reinforce"), cards="♦️10 ♦️10")
+        actions = [
+            t(lang, "btn.play.count", n=10, need=10),
+            t(lang, "btn.play.n", n=10),
+            t(lang, "btn.hint"),
+            t(lang, "btn.clear"),
+            t(lang, "btn.bury", n=8),
+            t(lang, "btn.auto.off"),
+            t(lang, "btn.pass"),
+            t(lang, "btn.redeal"),
+            show,
+            t(lang, "btn.show", action=t(lang, "btn.show.overturn"), cards=f"{big} {big}"),
+        ]
+        rows += [[label] * min(3, per_row([label])) for label in actions]
+    return rows
+
+
+def test_on_a_phone_no_button_label_is_cut(tmp_path: Path, browser: Browser) -> None:
+    """At 360×640 every card and action button of the hand shows its whole label, the
+    ✓ of a selected card included (each button's text measured: none overflows): the
+    keyboards of a game as it is played, and rows of the widest labels there are."""
+    with sandbox_process(tmp_path, **QUICK) as address:
+        page = browser.new_page(
+            viewport={"width": 360, "height": 640},
+            locale="en-US",
+            is_mobile=True,
+            has_touch=True,
+            device_scale_factor=2,
+        )
+        try:
+            page.goto(address + "?lang=en")
+            expect(page.locator("body")).to_have_attribute("data-ready", "1")
+            page.locator('#switch button[data-show="private"]').click()
+            page.locator("#quick").click()
+            measured: list[int] = []
+            cut: list[str] = []
+
+            def measure() -> None:
+                labels, count = page.evaluate(_CUT_BUTTONS)
+                cut.extend(labels)
+                measured.append(count)
+
+            deadline = time.monotonic() + 120
+            for _ in range(3):  # the bury if we deal, then our plays (cards ✓ by Hint)
+                measure()
+                take_turn(page, deadline, on_selected=measure)
+            screenshot(page, "sandbox-phone-buttons-360x640.png")
+            assert max(measured) >= 10, measured  # card keyboards were measured
+            assert not cut, cut
+            assert not page.evaluate(_CUT_IN_ROWS, widest_rows())
         finally:
             page.close()
