@@ -4,7 +4,7 @@ points against 80 and the level table's next threshold, ruffs and throws marked.
 from bot.i18n import t
 from bot.render.cards import card_label, cards_label
 from bot.render.hand import hand_message
-from bot.render.table import play_text
+from bot.render.table import play_text, table_message
 from engine.cards import parse_cards
 from engine.hand import Deal, Pass, Play
 from engine.match import MatchState
@@ -51,6 +51,11 @@ def test_the_points_say_what_80_means_and_the_next_threshold_of_the_level_table(
     assert f"after trick 4: <b>{points}</b> points" in text
     if points < 80:
         assert f"80 takes over ({80 - points} to go)" in text
+    # the group's live table: the points as they stand, in the same context
+    live = m.hand.public_observation().attackers_points
+    table = table_message(record(), m).text
+    if live < 80:
+        assert f"<b>{live}</b>\n80 takes over ({80 - live} to go)" in table
 
 
 def test_a_ruff_and_a_throw_that_stood_are_marked_in_the_trick_line():
