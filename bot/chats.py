@@ -98,7 +98,7 @@ class ChatLifecycle:
         if seat is None:
             return
         rec.seats[seat].dm_failed = False
-        self.svc.outboxes.get(user_id).forget(self.svc.publisher.dm_key(rec))
+        self.svc.publisher.renew_dm(rec, seat)
         if rec.paused and not rec.group_gone and not any(s.dm_failed for s in rec.seats):
             rec.paused = False
         game.changed()

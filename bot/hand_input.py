@@ -31,13 +31,28 @@ class HandInput:
         self.svc = svc
 
     async def press(
-        self, game: Game, press: codec.Press, user_id: int, code: str | None = None
+        self,
+        game: Game,
+        press: codec.Press,
+        user_id: int,
+        code: str | None = None,
+        dm_message: int | None = None,
     ) -> Answer:
-        """A button of a DM hand (or the group's next-hand button)."""
+        """A button of a DM hand (``dm_message``: the pressed message's id) or the
+        group's next-hand button."""
         self.svc.publisher.pressed(user_id)
-        return await self.svc.change(game, lambda g: self._press(g, press, user_id, code))
+        return await self.svc.change(
+            game, lambda g: self._press(g, press, user_id, code, dm_message)
+        )
 
-    def _press(self, game: Game, press: codec.Press, user_id: int, code: str | None) -> Answer:
+    def _press(
+        self,
+        game: Game,
+        press: codec.Press,
+        user_id: int,
+        code: str | None,
+        dm_message: int | None = None,
+    ) -> Answer:
         rec, match = game.rec, game.match
         lang = rec.user_lang(user_id, code)
         if rec.status != "running" or match is None:
@@ -47,6 +62,9 @@ class HandInput:
             return Answer(t(lang, "not_your_game"), alert=True)
         if press.hand != match.hand.hand_number:
             return Answer(t(lang, "stale"))
+        live = self.svc.publisher.live_dm(rec, user_id) if dm_message is not None else None
+        if live is not None and live != dm_message:  # an older hand message of this DM
+            return Answer(t(lang, "dm.old_message"), alert=True)
         if rec.paused and press.kind != Kind.BACK:
             return Answer(t(lang, "paused.group" if rec.group_gone else "paused"), alert=True)
         s = rec.seats[seat]

@@ -184,8 +184,8 @@ class Lobby:
                 name=shown(name),
             )
             game.notify(old.user_id, key, Content(text), oneshot=False)
-        # the newcomer's hand is sent as a new message
-        self.svc.outboxes.get(user_id).forget(key)
+        # the newcomer's hand is sent as a new message (an older one of theirs goes)
+        self.svc.publisher.renew_dm(rec, seat)
         if rec.paused and not rec.group_gone and not any(s.dm_failed for s in rec.seats):
             rec.paused = False
         text = t(rec.lang, "table.taken_over", name=shown(name), old=old_name, n=seat + 1)

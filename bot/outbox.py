@@ -239,6 +239,13 @@ class Outbox:
         slot = self.slots.get(key)
         return slot.message_id if slot else None
 
+    def renew(self, key: str) -> None:
+        """The next ``put`` of ``key`` sends a new message and deletes the old one (its
+        keyboard goes with it: one live message per slot)."""
+        slot = self.slots.get(key)
+        if slot is not None and slot.message_id is not None:
+            slot.resend = True
+
     def forget(self, key: str) -> None:
         """The next ``put`` of ``key`` sends a new message (the old one stays as it is)."""
         if self.slots.pop(key, None) is not None:
@@ -464,8 +471,13 @@ class Outbox:
         self.calls += 1
         try:
             await self.bot.delete_message(self.chat_id, message_id)
-        except TelegramError as e:
+        except TelegramError as e:  # e.g. older than 48 h: at least its buttons go
             log.info("could not delete %s in %s: %s", message_id, self.chat_id, e)
+            self.calls += 1
+            try:
+                await self.bot.edit_message_reply_markup(self.chat_id, message_id)
+            except TelegramError as e:
+                log.info("could not clear the buttons of %s in %s: %s", message_id, self.chat_id, e)
 
     def _prune(self, keep: int = 4) -> None:
         """Forget sent one-shot slots, and family slots but the newest ``keep`` of each

@@ -83,6 +83,19 @@ class Publisher:
     def dm_key(rec: GameRecord) -> str:
         return slots.key(rec.id, "hand")
 
+    def renew_dm(self, rec: GameRecord, seat: int) -> None:
+        """The seat's hand goes out as a new message at the next publish (a player back
+        in their DM, a newcomer in the seat); an older one in that DM is deleted, so
+        the DM holds one live hand message."""
+        user_id = rec.seats[seat].user_id
+        assert user_id is not None
+        self._dms.pop((rec.id, seat), None)
+        self.svc.outboxes.get(user_id).renew(self.dm_key(rec))
+
+    def live_dm(self, rec: GameRecord, user_id: int) -> int | None:
+        """The id of the user's live hand message of ``rec`` (None: not known)."""
+        return self.svc.outboxes.get(user_id).message_id(self.dm_key(rec))
+
     def pressed(self, user_id: int) -> None:
         self._pressed[user_id] = self.svc.now()
 

@@ -73,4 +73,6 @@ async def _route(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Answer:
         boss = press.kind == Kind.LEAVE or user.id == game.rec.creator_id
         admin = not boss and await is_admin(context, game.rec.chat_id, user.id)
         return await svc.lobby.press(game, press, user.id, admin, user.language_code)
-    return await svc.hands.press(game, press, user.id, user.language_code)
+    msg = query.message
+    dm_message = msg.message_id if msg is not None and msg.chat.type == "private" else None
+    return await svc.hands.press(game, press, user.id, user.language_code, dm_message)

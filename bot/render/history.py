@@ -171,4 +171,4 @@ def chart_message(lang: str, m: MatchRecord) -> Content:
         b=_names(m, [1, 3], lang),
         winner=t(lang, f"team.short.{m.winner}"),
     )
-    return Content(caption, photo=level_chart(m.progression))
+    return Content(caption, photo=level_chart(m.progression, lang))

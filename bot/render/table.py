@@ -208,8 +208,26 @@ def situation(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
 
 
 def points_line(view: PublicView, lang: str) -> str:
+    """The group's (live) points line: the attackers' points as they stand, penalties
+    apart, then what 80 means and the level table's next threshold."""
     team = t(lang, f"team.short.{view.attackers}")
-    return t(lang, "table.points", team=team, points=view.attackers_points)
+    line = t(lang, "table.points", team=team, points=view.attackers_points)
+    penalty = sum(f.penalty for f in view.failed_throws)
+    if penalty:
+        won = _won(view, len(view.tricks))
+        line += t(lang, "dm.points.penalty", tricks=won, penalty=signed(penalty))
+    context = points_context(view, lang, view.attackers_points)
+    return line + "\n" + context if context else line
+
+
+def _won(view: PublicView, tricks: int) -> int:
+    """The trick points the attackers won in the first ``tricks`` tricks."""
+    defenders = view.defenders
+    return sum(
+        tr.points
+        for tr in view.tricks[:tricks]
+        if tr.winner is not None and view.team_of(tr.winner) != defenders
+    )
 
 
 def next_step(view: PublicView, points: int) -> tuple[int, str, int] | None:
@@ -228,20 +246,20 @@ def points_text(view: PublicView, lang: str) -> list[str]:
     stays true until the next one is won): trick points and penalties apart, what 80
     means, the next threshold of the level table."""
     done = sum(1 for trick in view.tricks if trick.winner is not None)
-    defenders = view.defenders
-    won = sum(
-        tr.points
-        for tr in view.tricks[:done]
-        if tr.winner is not None and view.team_of(tr.winner) != defenders
-    )
     penalty = sum(f.penalty for f in view.failed_throws if f.trick < done)
     total = view.points_after(done)
     team = t(lang, f"team.short.{view.attackers}")
     key = "dm.points.after" if done else "dm.points.start"
     line = t(lang, key, team=team, k=done, points=total)
     if penalty:
-        line += t(lang, "dm.points.penalty", tricks=won, penalty=signed(penalty))
-    lines = [line]
+        line += t(lang, "dm.points.penalty", tricks=_won(view, done), penalty=signed(penalty))
+    context = points_context(view, lang, total)
+    return [line, context] if context else [line]
+
+
+def points_context(view: PublicView, lang: str, total: int) -> str:
+    """What ``total`` means: how far 80 (the take-over) is, the next threshold of the
+    level table ("" when neither applies)."""
     context = []
     if total < TAKE_OVER:
         context.append(t(lang, "dm.points.to_take_over", need=TAKE_OVER, more=TAKE_OVER - total))
@@ -249,9 +267,7 @@ def points_text(view: PublicView, lang: str) -> list[str]:
     if step is not None and step[0] != TAKE_OVER:
         at, side, steps = step
         context.append(t(lang, f"dm.points.next.{side}", at=at, steps=steps))
-    if context:
-        lines.append(" · ".join(context))
-    return lines
+    return " · ".join(context)
 
 
 def table_message(

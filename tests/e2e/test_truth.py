@@ -6,6 +6,7 @@ call every DM's statements are checked against the engine (tests/e2e/truth.py)."
 from __future__ import annotations
 
 import asyncio
+import re
 
 from bot.fake_telegram import FakeTelegram
 from bot.i18n import t
@@ -19,6 +20,7 @@ from tests.e2e.harness import (
     seat_players,
     service,
 )
+from tests.e2e.seen import shown
 from tests.e2e.test_resilience import start_with_computers
 from tests.e2e.truth import TruthWatch
 
@@ -177,3 +179,31 @@ async def test_every_dm_statement_is_true_at_every_moment_with_four_people(tmp_p
             watch.check()
         more = {"dm.bury", "dm.your_turn.follow", "dm.your_turn.one_tap", "dm.auto.on"}
         assert_true(watch, EVERY_HAND | more)
+
+
+async def test_your_cards_arrive_during_the_deal_within_the_dms_rate(tmp_path):
+    """The DM shows the cards dealt so far as they arrive (not only at the end of the
+    deal), paced at the DM's rate: one write a second, a burst of three."""
+    async with FakeTelegram() as world:
+        alice = world.user("Alice", started=True)
+        group = world.group("Deal", admins=[alice])
+        async with running_bot(
+            world,
+            tmp_path / "db",
+            dm_interval_seconds=1.0,
+            deal_batch=3,
+            deal_pace_seconds=0.1,
+            overturn_window_seconds=600.0,
+        ) as app:
+            svc = service(app)
+            game_id = await start_with_computers(world, group, [alice])
+            hand = svc.games[game_id].match.hand
+            while hand.phase == "dealing":
+                await asyncio.sleep(0.05)
+            await svc.outboxes.drain()
+            texts = shown(world, alice)
+            counts = [int(m.group(1)) for x in texts if (m := re.search(r"Your (\d+) cards", x))]
+            arriving = {n for n in counts if 0 < n < 25}
+            assert len(arriving) >= 2, counts  # cards came in several steps
+            assert counts == sorted(counts) and counts[-1] >= 25
+            assert world.max_calls_in_window(alice, 1.0) <= 3
