@@ -14,6 +14,7 @@ import time
 
 from engine.cards import parse_cards
 from engine.hand import HandState
+from engine.players.randomplayer import random_action
 from engine.ranking import TrumpContext
 from engine.rules import RuleSet
 from engine.tricks import is_legal_follow, random_follow
@@ -26,7 +27,7 @@ def hands_per_second(n: int, seed: int) -> float:
     for i in range(n):
         state = HandState.new(rules, seed * 100_000 + i, 2, i % 4, [i % 13, (i + 3) % 13])
         while state.phase != "done":
-            state.apply(state.random_action(rng))
+            state.apply(random_action(state, rng))
     return n / (time.perf_counter() - t0)
 
 

@@ -3,7 +3,7 @@
 With ``BOT_TOKEN`` set: the bot on Telegram (long polling or webhook, ``bot.hosting``).
 Without it: the sandbox (``bot.sandbox``), the same bot on the built-in fake Telegram,
 played in a local web page. ``--simulate``: a computer-only match printed as a log
-(``bot.simulate``); ``backup FILE`` copies the database while the bot runs (``bot.backup``).
+(``bot.simulate``); ``backup [FILE]`` copies the database while the bot runs (``bot.backup``).
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+
+from pydantic import ValidationError
 
 from bot.config import NO_TOKEN_MESSAGE, Settings
 from bot.version import __version__
@@ -26,7 +28,7 @@ Shengji (升级 / 拖拉机) for Telegram group chats.
   ./run               with BOT_TOKEN (environment or .env; see README): the bot on Telegram,
                       by long polling, or as a webhook when WEBHOOK_URL is set.
   ./run --simulate    a match between computer players, printed as a log (no token needed).
-  ./run backup FILE   copy the database while the bot runs (./run backup --help).
+  ./run backup [FILE] copy the database while the bot runs (./run backup --help).
 
 Servers (Docker, systemd) run `python -m bot --telegram`: there a missing token is an error."""
 
@@ -90,7 +92,11 @@ def main(argv: list[str] | None = None) -> int:
 
         return simulate(argv)
     args = build_parser().parse_args(argv)
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as e:
+        print(config_error(e), file=sys.stderr)
+        return 2
     logging.basicConfig(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -107,8 +113,17 @@ def main(argv: list[str] | None = None) -> int:
     from bot.app import build_application
     from bot.hosting import run
 
-    run(build_application(settings), settings)
-    return 0
+    return run(build_application(settings), settings)
+
+
+def config_error(error: ValidationError) -> str:
+    """Invalid settings in one line: which variable and why (never the value given: it
+    may be a secret)."""
+    problems = [
+        f"{'.'.join(map(str, e['loc'])).upper() or 'settings'}: {e['msg']}"
+        for e in error.errors(include_url=False, include_input=False)
+    ]
+    return "Configuration error (environment or .env): " + "; ".join(problems)
 
 
 if __name__ == "__main__":

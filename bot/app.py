@@ -1,12 +1,21 @@
-"""Build the Application: handlers, the per-game update processor, the store, the timers."""
+"""Build the Application: handlers, the per-game update processor, the store, the timers.
+
+Faults explain themselves (issue 19): at start-up Telegram is asked (``getMe``) again after
+``START_RETRIES`` before the bot gives up (:class:`TelegramUnreachable`; ``bot.hosting``
+exits non-zero with one line, and systemd or Docker restart it later); while running, an
+outage is logged once (``bot.reach``); a handler that fails is logged once with its
+update's chat and game (no names, no texts) and the person gets a short apology.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from typing import Any
 
 from telegram import BotCommand, Update
+from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -21,7 +30,7 @@ from telegram.request import BaseRequest, HTTPXRequest
 from bot import timers
 from bot.config import Settings
 from bot.game import GameService, SeedSource, StepFailed
-from bot.handlers import chat_lang, reply
+from bot.handlers import chat_lang, describe, reply
 from bot.handlers.group import on_migrate, on_my_member
 from bot.handlers.help import dm_pointer, help_cmd
 from bot.handlers.history import last_cmd, stats_cmd
@@ -35,7 +44,8 @@ from bot.metrics import Metrics
 from bot.outbox import Clock, LoopClock, Outboxes
 from bot.processor import GameUpdateProcessor
 from bot.ratelimit import ChatRateLimiter
-from bot.store import Store
+from bot.reach import POLLING_RETRIES, reason_of
+from bot.store import Store, database_fault
 from bot.updates import UpdatesRequest
 
 log = logging.getLogger(__name__)
@@ -57,6 +67,18 @@ def tune_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+# start-up: pauses (seconds) before asking Telegram again; then the bot gives up (exit 1)
+START_RETRIES = (2.0, 4.0, 8.0, 15.0, 30.0)
+
+
+class TelegramUnreachable(Exception):
+    """Telegram did not answer at start-up, retries included: the bot cannot start."""
+
+
+class TokenRefused(Exception):
+    """Telegram refused the token (``getMe`` answered 401 or 404): the bot cannot start."""
 
 
 def build_application(
@@ -112,13 +134,45 @@ def build_application(
 
 
 class ShengjiApplication(Application):  # type: ignore[type-arg]
-    """Opens the store and resumes every open game on ``initialize`` (whether run by
-    ``run_polling`` or by ``async with app``), and closes them on ``shutdown``."""
+    """Reaches Telegram, opens the store and resumes every open game on ``initialize``
+    (whether run by ``run_polling`` or by ``async with app``), and closes them on
+    ``shutdown``."""
+
+    start_retries: tuple[float, ...] = START_RETRIES
 
     async def initialize(self) -> None:
+        await self._reach_telegram()
         await super().initialize()
         if "service" not in self.bot_data:
             await _setup(self)
+
+    async def _reach_telegram(self) -> None:
+        """``getMe`` (what ``Bot.initialize`` asks) until Telegram answers, after each of
+        ``start_retries``; :class:`TelegramUnreachable` after the last. The outage is
+        logged once, with this schedule, by ``bot.reach``."""
+        reach = self.bot_data["metrics"].reach
+        waits = ", ".join(f"{s:g}" for s in self.start_retries)
+        reach.retries = f"start-up: asking again after {waits} s, then stopping"
+        try:
+            for pause in (*self.start_retries, None):
+                try:
+                    await self.bot.initialize()
+                    return
+                except InvalidToken:  # not PTB's error: its message holds the token
+                    raise TokenRefused(
+                        "the token was refused by Telegram (getMe answered 401/404):"
+                        " check BOT_TOKEN"
+                    ) from None
+                except NetworkError as e:  # TimedOut too
+                    if pause is None:
+                        total = sum(self.start_retries)
+                        raise TelegramUnreachable(
+                            f"Telegram unreachable at start-up for {total:g} s"
+                            f" ({reason_of(e)}) at {self.bot.base_url.split('/bot')[0]}"
+                        ) from None
+                    await asyncio.sleep(pause)
+        finally:
+            reach.retries = POLLING_RETRIES
 
     async def shutdown(self) -> None:
         await _teardown(self)
@@ -185,17 +239,29 @@ async def _teardown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
 
 
 async def _on_error(update: object, context: Any) -> None:
-    """A handler raised: logged (a failed change of a game was, with its id), and a
-    command is answered (a press is answered by ``on_callback`` itself)."""
+    """What reaches PTB's error handler: an update whose handler raised (logged once,
+    where it happened but no personal data; a failed change of a game was already, with
+    its id), and a command is answered with an apology (a press is answered by
+    ``on_callback`` itself); or polling that failed (``update`` None: the outage is
+    logged once by ``bot.reach``)."""
     error = context.error
-    if not isinstance(error, StepFailed):
-        log.error("update %s caused an error", update, exc_info=error)
-    if not isinstance(update, Update) or update.callback_query is not None:
+    if update is None and isinstance(error, NetworkError):
         return
+    if update is None and isinstance(error, TelegramError):  # polling, answered: say why
+        log.error("polling for updates failed (PTB asks again, at most every 30 s): %s", error)
+        return
+    if not isinstance(update, Update):
+        log.error("%s failed", type(update).__name__, exc_info=error)
+        return
+    fault = database_fault(error)  # a full disk: one line, no traceback
+    if fault is not None:
+        log.error("%s failed (%s)", describe(update, context), fault)
+    elif not isinstance(error, StepFailed):
+        log.error("%s failed", describe(update, context), exc_info=error)
     msg = update.effective_message
-    if msg is None or "service" not in context.bot_data:
+    if update.callback_query is not None or msg is None or "service" not in context.bot_data:
         return
-    key = "error.undone" if isinstance(error, StepFailed) else "error"
+    key = "error.undone" if isinstance(error, StepFailed) else "error.command"
     try:
         await reply(context, msg, t(await chat_lang(context, update), key))
     except Exception:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import codec, options
+from bot import codec, options, slots
 from bot.i18n import t
 from bot.live import Game
 from bot.models import ChatSettings
@@ -45,7 +45,7 @@ class ChatLifecycle:
             if rec.status not in ("lobby", "running"):
                 return
             if chat.lang:
-                rec.lang = rec.group_lang = chat.lang
+                rec.lang = chat.lang
             if rec.status == "lobby":
                 options.to_game(chat, rec)
             game.changed()
@@ -66,7 +66,7 @@ class ChatLifecycle:
         rec.paused = False
         if not rec.group_gone:
             text = t(rec.lang, "endgame.done", name=by)
-            game.notify(rec.chat_id, f"g{rec.id}:ended", Content(text))
+            game.notify(rec.chat_id, slots.key(rec.id, "ended"), Content(text))
         game.changed()
         return True
 
@@ -79,6 +79,18 @@ class ChatLifecycle:
         await self.svc.change(game, lambda g: self.dm_back(g, user_id))
         return "join.back"
 
+    async def dm_started(self, user_id: int) -> list[Game]:
+        """A bare /start in the DM (what unblocking the bot sends): every running game
+        the person sits in sends their hand anew, and resumes if it waited for them."""
+        games = [
+            g
+            for g in list(self.svc.games.values())
+            if g.rec.status == "running" and g.rec.seat_of(user_id) is not None
+        ]
+        for game in games:
+            await self.svc.change(game, lambda g: self.dm_back(g, user_id))
+        return games
+
     def dm_back(self, game: Game, user_id: int) -> None:
         """(A step.) The player's DM works again: their hand is sent anew."""
         rec = game.rec
@@ -86,7 +98,7 @@ class ChatLifecycle:
         if seat is None:
             return
         rec.seats[seat].dm_failed = False
-        self.svc.outboxes.get(user_id).forget(self.svc.publisher.dm_key(rec))
+        self.svc.publisher.renew_dm(rec, seat)
         if rec.paused and not rec.group_gone and not any(s.dm_failed for s in rec.seats):
             rec.paused = False
         game.changed()
@@ -108,12 +120,12 @@ class ChatLifecycle:
             return
         rec.seats[seat].dm_failed = True
         rec.paused = True
-        url = f"https://t.me/{self.svc.bot_username}?start={codec.open_payload(rec.id)}"
+        url = codec.deep_link(self.svc.bot_username, codec.open_payload(rec.id))
         take = render_table.takeover_markup(rec, self.svc.bot_username, [seat])
         rows = [[InlineKeyboardButton(t(rec.lang, "btn.open_dm"), url=url)]]
         markup = InlineKeyboardMarkup(rows + [list(r) for r in take.inline_keyboard])  # type: ignore[union-attr]
         text = t(rec.lang, "dm_failed", name=render_table.name_of(rec, seat), n=seat + 1)
-        game.notify(rec.chat_id, f"g{rec.id}:dmfail:{seat}", Content(text, markup))
+        game.notify(rec.chat_id, slots.key(rec.id, "dmfail", seat=seat), Content(text, markup))
         game.changed()
 
     # ------------------------------------------------------------------ the group itself

@@ -125,8 +125,16 @@ def press_encoder(game: int, hand: int, version: int) -> Callable[..., str]:
     return encode
 
 
+def _size(data: str) -> int:
+    """Bytes in UTF-8; forged data that is not valid Unicode (a lone surrogate) is bad."""
+    try:
+        return len(data.encode())
+    except UnicodeEncodeError:
+        raise BadData("not valid Unicode") from None
+
+
 def decode(data: str | None) -> Press:
-    if not data or len(data.encode()) > MAX_BYTES:
+    if not data or _size(data) > MAX_BYTES:
         raise BadData(data)
     parts = data.split("|")
     if len(parts) != 5 or parts[0] not in _KINDS:
@@ -146,6 +154,8 @@ def settings_data(key: str, value: str) -> str:
 
 
 def decode_settings(data: str) -> tuple[str, str]:
+    if _size(data) > MAX_BYTES:
+        raise BadData(data)
     parts = data.split("|")
     if len(parts) != 3 or parts[0] != "cfg":
         raise BadData(data)
@@ -157,6 +167,11 @@ def decode_settings(data: str) -> tuple[str, str]:
 _JOIN = re.compile(r"^j([0-9a-z]{1,12})_([0-3])$")
 _TAKE = re.compile(r"^t([0-9a-z]{1,12})_([0-3])$")
 _OPEN = re.compile(r"^g([0-9a-z]{1,12})$")
+
+
+def deep_link(bot_username: str, payload: str) -> str:
+    """The link that opens the bot's DM and sends ``/start <payload>`` (one of below)."""
+    return f"https://t.me/{bot_username}?start={payload}"
 
 
 def join_payload(game: int, seat: int) -> str:

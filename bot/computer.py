@@ -44,6 +44,12 @@ def player_for(strength: str):  # type: ignore[no-untyped-def]
     return get("search", budget_ms=budget)
 
 
+def decision_rng(game_seed: int, hand_number: int, version: int) -> random.Random:
+    """The randomness of the computers' decisions at one moment of a game (its hand and
+    version): a function of the game's seed, so a game replays the same."""
+    return random.Random(game_seed * 7919 + version * 31 + hand_number)
+
+
 def _think(strength: str, obs: Observation, seed: int) -> Action:
     """In a worker process: the decision of a player of this strength."""
     return player_for(strength)(obs, random.Random(seed))

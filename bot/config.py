@@ -7,15 +7,24 @@ environment variable names (case-insensitive).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    # hide_input_in_errors: an error never repeats a value (it may be the token) into a log
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", hide_input_in_errors=True
+    )
 
     bot_token: str = ""
+    # The token, or the webhook secret, read from a file instead (Docker secrets, systemd
+    # credentials), so that it is not in the environment (`docker inspect` shows that).
+    # Setting both a secret and its file is an error: neither silently wins.
+    bot_token_file: str = ""
+    webhook_secret_file: str = ""
     database_path: Path = Path("shengji.sqlite3")
     log_level: str = "INFO"
     # Telegram Bot API endpoint; only tests and local Bot API servers change it.
@@ -34,6 +43,23 @@ class Settings(BaseSettings):
     # Health and metrics endpoint: GET /healthz (liveness) and /metrics (Prometheus). 0: off.
     metrics_port: int = Field(default=0, ge=0, le=65535)
     metrics_listen: str = "127.0.0.1"
+    # The table as a Telegram Mini App (bot/webapp): its public HTTPS address, what the DM's
+    # "Table" button opens. Empty: no Mini App, DM buttons only. The bot serves it on
+    # WEBAPP_LISTEN:WEBAPP_PORT; a reverse proxy terminating TLS forwards WEBAPP_URL there.
+    webapp_url: str = Field(default="", pattern=r"^(https://\S+)?$")
+    webapp_listen: str = "127.0.0.1"
+    webapp_port: int = Field(default=8081, ge=1, le=65535)
+    # The Mini App's short name registered with @BotFather (/newapp): the group's table then
+    # links a spectator view, t.me/<bot>/<short name>?startapp=... Empty: no link.
+    webapp_short_name: str = Field(default="", pattern=r"^[A-Za-z0-9_]{0,64}$")
+    # A Mini App's signed launch data (initData) is accepted this long after Telegram made it.
+    webapp_auth_max_age_seconds: float = Field(default=86400.0, gt=0)
+    # Requests one person may make of the Mini App's API per minute (more: 429).
+    webapp_rate_per_minute: float = Field(default=120.0, gt=0)
+    # `python -m bot backup` without a file name: a dated copy in BACKUP_DIR (empty: the
+    # directory `backups` beside DATABASE_PATH), keeping the newest BACKUP_KEEP (0: all).
+    backup_dir: str = ""
+    backup_keep: int = Field(default=14, ge=0)
     # Language used when neither the group nor the user has one: "zh" or "en".
     default_language: str = "zh"
     # Dealing: cards per player per step and seconds between steps (RULES.md section 5).
@@ -65,6 +91,29 @@ class Settings(BaseSettings):
     # Computer players think this long before acting (so humans can follow).
     computer_delay_seconds: float = Field(default=1.0, ge=0)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _read_secret_files(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        for name in ("bot_token", "webhook_secret"):
+            path = data.get(f"{name}_file")
+            if not path:
+                continue
+            env = name.upper()
+            if data.get(name):
+                raise ValueError(f"both {env} and {env}_FILE are set: keep one of them")
+            try:
+                secret = Path(path).read_text(encoding="utf-8").strip()
+            except OSError as e:
+                raise ValueError(f"{env}_FILE: cannot read {path} ({e.strerror})") from None
+            except UnicodeDecodeError:
+                raise ValueError(f"{env}_FILE: {path} is not UTF-8 text") from None
+            if not secret:
+                raise ValueError(f"{env}_FILE: {path} is empty")
+            data = {**data, name: secret}
+        return data
+
     @field_validator("webhook_secret")
     @classmethod
     def _webhook_needs_a_secret(cls, secret: str, info: ValidationInfo) -> str:
@@ -78,6 +127,6 @@ class Settings(BaseSettings):
 
 
 NO_TOKEN_MESSAGE = (
-    "No Telegram bot token: set BOT_TOKEN in the environment or in .env "
+    "No Telegram bot token: set BOT_TOKEN (or BOT_TOKEN_FILE) in the environment or in .env "
     "(create a bot with @BotFather, see README)."
 )

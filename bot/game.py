@@ -19,10 +19,11 @@ import asyncio
 import inspect
 import logging
 import random
+import sys
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from bot import history
+from bot import history, slots
 from bot.chats import ChatLifecycle
 from bot.computer import Computers
 from bot.config import Settings
@@ -33,7 +34,7 @@ from bot.models import RUNNING_STATES, GameRecord
 from bot.outbox import Clock, Outboxes
 from bot.publish import Publisher
 from bot.render import history as render_history
-from bot.store import Store
+from bot.store import Store, database_fault
 from bot.timers import Deadlines
 from engine.match import MatchState
 
@@ -152,7 +153,14 @@ class GameService:
     def _failed(self, game: Game, doing: str, window: float | None) -> None:
         """(Under the game's lock, in an ``except``.) Log the failure once; the game
         becomes its saved record again, and its chats and timer follow that record."""
-        log.exception("game %s: %s failed; the game is as it was last saved", game.rec.id, doing)
+        fault = database_fault(sys.exc_info()[1])  # a full disk: one line, no traceback
+        log.error(
+            "game %s: %s failed%s; the game is as it was last saved",
+            game.rec.id,
+            doing,
+            f" ({fault})" if fault else "",
+            exc_info=fault is None,
+        )
         game.rec = GameRecord.model_validate_json(game.saved)
         rec = game.rec
         game.match = MatchState.model_validate_json(rec.match_json) if rec.match_json else None
@@ -174,7 +182,9 @@ class GameService:
         ended = await history.hand_over(self.store, rec, match, self.wall())
         if ended is not None and not rec.group_gone:
             game.notify(
-                rec.chat_id, f"g{rec.id}:chart", render_history.chart_message(rec.lang, ended)
+                rec.chat_id,
+                slots.key(rec.id, "chart"),
+                render_history.chart_message(rec.lang, ended),
             )
 
     async def save(self, game: Game) -> None:

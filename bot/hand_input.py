@@ -10,11 +10,12 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from bot import codec
+from bot import codec, slots
 from bot.codec import Kind
 from bot.i18n import t
 from bot.live import Answer, Game
 from bot.render import table as render_table
+from bot.taps import one_tap
 from engine.errors import IllegalAction
 from engine.hand import Action, Bury, Pass, Play, Redeal, Show
 from engine.players import choose_bury, suggest
@@ -30,13 +31,28 @@ class HandInput:
         self.svc = svc
 
     async def press(
-        self, game: Game, press: codec.Press, user_id: int, code: str | None = None
+        self,
+        game: Game,
+        press: codec.Press,
+        user_id: int,
+        code: str | None = None,
+        dm_message: int | None = None,
     ) -> Answer:
-        """A button of a DM hand (or the group's next-hand button)."""
+        """A button of a DM hand (``dm_message``: the pressed message's id) or the
+        group's next-hand button."""
         self.svc.publisher.pressed(user_id)
-        return await self.svc.change(game, lambda g: self._press(g, press, user_id, code))
+        return await self.svc.change(
+            game, lambda g: self._press(g, press, user_id, code, dm_message)
+        )
 
-    def _press(self, game: Game, press: codec.Press, user_id: int, code: str | None) -> Answer:
+    def _press(
+        self,
+        game: Game,
+        press: codec.Press,
+        user_id: int,
+        code: str | None,
+        dm_message: int | None = None,
+    ) -> Answer:
         rec, match = game.rec, game.match
         lang = rec.user_lang(user_id, code)
         if rec.status != "running" or match is None:
@@ -46,6 +62,9 @@ class HandInput:
             return Answer(t(lang, "not_your_game"), alert=True)
         if press.hand != match.hand.hand_number:
             return Answer(t(lang, "stale"))
+        live = self.svc.publisher.live_dm(rec, user_id) if dm_message is not None else None
+        if live is not None and live != dm_message:  # an older hand message of this DM
+            return Answer(t(lang, "dm.old_message"), alert=True)
         if rec.paused and press.kind != Kind.BACK:
             return Answer(t(lang, "paused.group" if rec.group_gone else "paused"), alert=True)
         s = rec.seats[seat]
@@ -83,13 +102,10 @@ class HandInput:
         s = rec.seats[seat]
         if copy >= hand.hands[seat].count(card):
             return Answer(t(lang, "stale"))
-        one_tap = (
-            hand.phase == "playing"
-            and press.version == hand.version  # a tap on an older keyboard only selects
-            and hand.cards_to_play(seat) == 1  # the engine's rule: a one-card follow
-            and not s.selection
-        )
-        if one_tap:  # exactly one card is needed: the card tapped is the play
+        # a tap on an older keyboard only selects
+        if press.version == hand.version and one_tap(
+            hand, seat, s.selection
+        ):  # exactly one card is needed: the card tapped is the play
             return self._act(game, Play(seat=seat, cards=[card]), seat)
         if s.selection.count(card) > copy:
             s.selection.remove(card)
@@ -128,7 +144,11 @@ class HandInput:
         hand = game.match.hand  # type: ignore[union-attr]
         if press.version != hand.version:
             return Answer(t(game.rec.seat_lang(seat), "stale"))
-        cards = list(game.rec.seats[seat].selection)
+        # the DM plays its selection; the Mini App sends the cards with the press
+        try:
+            cards = press.cards if press.arg else list(game.rec.seats[seat].selection)
+        except codec.BadData:
+            return Answer(t(game.rec.seat_lang(seat), "bad_button"))
         if hand.phase == "burying":
             return self._act(game, Bury(seat=seat, cards=cards), seat)
         return self._act(game, Play(seat=seat, cards=cards), seat)
@@ -172,7 +192,7 @@ class HandInput:
         assert match is not None
         rec = game.rec
         # the finished hand's result loses its "Next hand" button (no stale buttons)
-        old = f"g{rec.id}:h{match.hand_number}:result"
+        old = slots.key(rec.id, "result", hand=match.hand_number)
         game.notify(rec.chat_id, old, render_table.result_message(rec, match, live=False), False)
         match.start_next_hand()
         rec.hand_no = match.hand_number

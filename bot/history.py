@@ -26,7 +26,9 @@ from bot.store import Store
 from engine.cards import DECK_SIZE, KITTY_SIZE
 from engine.hand import HandState, team_of
 from engine.match import MatchState
-from engine.scoring import NUM_RANKS
+from engine.records import HandResult
+from engine.rules import RuleSet
+from engine.scoring import climb
 
 
 class Player(BaseModel):
@@ -74,8 +76,15 @@ def _players(rec: GameRecord) -> list[Player]:
     return [Player(user_id=s.user_id, name=s.name, computer=s.computer) for s in rec.seats]
 
 
-def _gained(before: int, after: int) -> int:
-    return (after - before) % NUM_RANKS
+def gained(rules: RuleSet, result: HandResult) -> list[int]:
+    """The levels each team climbed in the hand: the side that went up climbs the level
+    table's steps as far as the engine's stops let it (``engine.scoring.climb``), so a
+    full round under ``wrap`` counts 13, not 0; the other side climbs none."""
+    defenders = result.defenders
+    up = defenders if result.winner == "defenders" else 1 - defenders
+    out = [0, 0]
+    out[up] = climb(rules, result.levels_before[up], result.steps, defended=up == defenders)
+    return out
 
 
 def progression(match: MatchState) -> list[list[int]]:
@@ -83,7 +92,8 @@ def progression(match: MatchState) -> list[list[int]]:
     levels = [match.rules.start_level] * 2
     out = [list(levels)]
     for r in match.results:
-        levels = [levels[t] + _gained(r.levels_before[t], r.levels_after[t]) for t in (0, 1)]
+        up = gained(match.rules, r)
+        levels = [levels[t] + up[t] for t in (0, 1)]
         out.append(list(levels))
     return out
 
@@ -125,14 +135,14 @@ async def hand_over(
         return None  # already kept
     hand_id = cur.lastrowid
     rows = []
+    up = gained(match.rules, result)
     for seat, s in enumerate(rec.seats):
         if s.user_id is None or s.computer:
             continue
         team = team_of(seat)
         defended = team == result.defenders
         won = (result.winner == "defenders") == defended
-        gained = _gained(result.levels_before[team], result.levels_after[team])
-        rows.append((hand_id, seat, s.user_id, rec.chat_id, s.name, defended, won, gained))
+        rows.append((hand_id, seat, s.user_id, rec.chat_id, s.name, defended, won, up[team]))
     await db.executemany(
         "INSERT INTO hand_players(hand_id, seat, user_id, chat_id, name, defended, won,"
         " levels_gained) VALUES (?,?,?,?,?,?,?,?)",
@@ -185,15 +195,6 @@ async def last_hand_of(store: Store, user_id: int) -> HandRecord | None:
     ) as cur:
         row = await cur.fetchone()
     return HandRecord.model_validate_json(row[0]) if row else None
-
-
-async def last_match(store: Store, chat_id: int) -> MatchRecord | None:
-    async with store.db.execute(
-        "SELECT record FROM matches WHERE chat_id=? ORDER BY finished_at DESC LIMIT 1",
-        (chat_id,),
-    ) as cur:
-        row = await cur.fetchone()
-    return MatchRecord.model_validate_json(row[0]) if row else None
 
 
 @dataclass

@@ -1,18 +1,34 @@
 """How ``python -m bot`` runs the Application on Telegram: long polling, or a webhook
 (``WEBHOOK_URL``) with its secret token checked, plus the health and metrics endpoint
-(``METRICS_PORT``). python-telegram-bot does the serving; this only chooses and wires."""
+(``METRICS_PORT``) and the Mini App (``WEBAPP_URL``). python-telegram-bot does the
+serving; this only chooses and wires.
+
+A bot that cannot work stops with one line and exit code 1 (:func:`run`): a token
+Telegram refuses, Telegram unreachable at start-up (``bot.app.START_RETRIES``), a
+database it cannot use, a port it cannot listen on. systemd (``Restart=on-failure``) or
+Docker restart it later. The webhook refuses a body that is not a JSON object with 400, and logs it in a line
+without the body (:class:`WebhookHandler`).
+"""
 
 from __future__ import annotations
 
+import json
 import logging
-from typing import Any
+from http import HTTPStatus
+from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
+import tornado.web
 from aiohttp import web
+from telegram import Update
+from telegram.ext import ExtBot, _updater
+from telegram.ext._utils.webhookhandler import TelegramHandler, WebhookAppClass
 
 from bot import metrics
-from bot.app import ALLOWED_UPDATES, tune_gc
+from bot.app import ALLOWED_UPDATES, TelegramUnreachable, TokenRefused, tune_gc
 from bot.config import Settings
+from bot.reach import WEBHOOK_RETRIES
+from bot.store import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -32,8 +48,21 @@ def webhook_options(settings: Settings) -> dict[str, Any]:
     )
 
 
-def run(app: App, settings: Settings) -> None:
-    """Run until SIGINT/SIGTERM (python-telegram-bot stops cleanly on both)."""
+def run(app: App, settings: Settings) -> int:
+    """Run until SIGINT/SIGTERM (python-telegram-bot stops cleanly on both): 0. A bot
+    that cannot start: one line logged, 1."""
+    try:
+        _run(app, settings)
+    except (TokenRefused, TelegramUnreachable, StoreError) as e:
+        log.error("cannot start: %s", e)
+        return 1
+    except OSError as e:  # a port of its own (METRICS_PORT, WEBHOOK_PORT) taken, say
+        log.error("cannot start: %s", e)
+        return 1
+    return 0
+
+
+def _run(app: App, settings: Settings) -> None:
     if settings.group_interval_seconds < 3:
         log.warning(
             "GROUP_INTERVAL_SECONDS=%s: the rate limiter still spaces a group's calls"
@@ -42,9 +71,13 @@ def run(app: App, settings: Settings) -> None:
         )
     if settings.metrics_port:
         _serve_metrics(app, settings.metrics_listen, settings.metrics_port)
+    if settings.webapp_url:
+        _serve_webapp(app, settings)
     tune_gc()  # all that is loaded lives as long as the process
     if settings.webhook_url:
         log.info("webhook mode: %s", settings.webhook_url)
+        app.bot_data["metrics"].reach.retries = WEBHOOK_RETRIES
+        _updater.WebhookAppClass = WebhookApp  # PTB's server, our handler (below)
         app.run_webhook(**webhook_options(settings))
     else:
         app.run_polling(allowed_updates=ALLOWED_UPDATES)
@@ -68,3 +101,67 @@ def _serve_metrics(app: App, host: str, port: int) -> None:
             await before_shutdown(app)
 
     app.post_init, app.post_shutdown = post_init, post_shutdown
+
+
+def _serve_webapp(app: App, settings: Settings) -> None:
+    """The Mini App (``bot.webapp``) beside the bot, from start-up to shutdown."""
+    from bot.webapp import server
+
+    before_init, before_shutdown = app.post_init, app.post_shutdown
+    runner: web.AppRunner | None = None
+
+    async def post_init(app: App) -> None:
+        nonlocal runner
+        if before_init is not None:
+            await before_init(app)
+        runner = await server.serve(app, settings)
+
+    async def post_shutdown(app: App) -> None:
+        if runner is not None:
+            await runner.cleanup()
+        if before_shutdown is not None:
+            await before_shutdown(app)
+
+    app.post_init, app.post_shutdown = post_init, post_shutdown
+
+
+class WebhookHandler(TelegramHandler):
+    """PTB's webhook handler, but a body that is not a JSON object (a list, malformed
+    JSON) or not an update is refused with 400 and logged in one line without the body
+    (it is personal data), where PTB answers 500 or logs the whole payload."""
+
+    async def post(self) -> None:
+        self._validate_post()  # the content type and the secret first: 403
+        try:
+            data = json.loads(self.request.body)
+        except ValueError:
+            self._refuse("not JSON")
+        if not isinstance(data, dict):
+            self._refuse("JSON but not an object")
+        try:
+            update = Update.de_json(data, self.bot)
+        except Exception as e:
+            self._refuse(f"not an update: {type(e).__name__}")
+        self.set_status(HTTPStatus.OK)
+        if isinstance(self.bot, ExtBot):
+            self.bot.insert_callback_data(update)
+        await self.update_queue.put(update)
+
+    def _refuse(self, why: str) -> NoReturn:
+        log.warning("webhook: refused a request of %d bytes (%s): 400", len(self.request.body), why)
+        raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST)
+
+
+class WebhookApp(WebhookAppClass):
+    """PTB's webhook application with :class:`WebhookHandler` at the webhook's path."""
+
+    def __init__(
+        self, webhook_path: str, bot: Any, update_queue: Any, secret_token: str | None = None
+    ) -> None:
+        self.shared_objects = {
+            "bot": bot,
+            "update_queue": update_queue,
+            "secret_token": secret_token,
+        }
+        handlers = [(rf"{webhook_path}/?", WebhookHandler, self.shared_objects)]
+        tornado.web.Application.__init__(self, handlers)  # what PTB's does, our handler

@@ -45,6 +45,10 @@ class Game:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # monotonic deadline of the after-deal window (not persisted: re-armed on restart)
     window_deadline: float | None = None
+    # the deadline of a person's turn: ((hand, version), monotonic, wall) (not persisted:
+    # a restart gives the turn its time again), and whether its warning was shown
+    turn_deadline: tuple[tuple[int, int], float, float] | None = None
+    warned: bool = False
     # set by a step that changed something: the change path saves, publishes and arms
     dirty: bool = False
     # ... and something that must be on disk before the press is answered (not only a
@@ -53,10 +57,6 @@ class Game:
     notices: list[Notice] = field(default_factory=list)
     # the record as last saved (or loaded): what a failed change returns the game to
     saved: str = ""
-
-    @property
-    def lang(self) -> str:
-        return self.rec.lang
 
     def changed(self, durable: bool = True) -> None:
         """Something changed; ``durable=False``: only what the next commit may carry

@@ -7,10 +7,9 @@ once → publish once → arm once); it returns what the person is told.
 
 from __future__ import annotations
 
-from html import escape
 from typing import TYPE_CHECKING
 
-from bot import codec, options
+from bot import codec, options, slots
 from bot.codec import Kind
 from bot.i18n import t
 from bot.live import Answer, Game
@@ -18,6 +17,7 @@ from bot.models import GameRecord, Seat
 from bot.outbox import Content
 from bot.processor import KeyedLocks
 from bot.render import table as render_table
+from bot.render.names import shown
 from engine.match import MatchState
 
 if TYPE_CHECKING:
@@ -40,13 +40,15 @@ class Lobby:
             if existing is not None:
                 return existing, False
             chat = await svc.store.chat_settings(chat_id)
+            if chat.lang is None:  # the group's first game: its creator's language
+                chat.lang = lang
+                await svc.store.save_chat_settings(chat)
             rec = GameRecord(
                 chat_id=chat_id,
                 thread_id=thread_id,
                 chat_title=title,
                 creator_id=creator,
-                lang=chat.lang or lang,
-                group_lang=chat.lang,
+                lang=chat.lang,
                 seed=svc.seed_source(),
                 created_at=svc.wall(),
             )
@@ -59,7 +61,7 @@ class Lobby:
         return game, created
 
     def lobby_message_id(self, game: Game) -> int | None:
-        return self.svc.outboxes.get(game.rec.chat_id).message_id(f"g{game.rec.id}:lobby")
+        return self.svc.outboxes.get(game.rec.chat_id).message_id(slots.key(game.rec.id, "lobby"))
 
     async def join(self, game_id: int, seat: int, user_id: int, name: str, lang: str | None) -> str:
         """Seat a player who came through the deep link. Returns an i18n key."""
@@ -97,7 +99,7 @@ class Lobby:
         self, game: Game, press: codec.Press, user_id: int, admin: bool, code: str | None
     ) -> Answer:
         rec = game.rec
-        lang = rec.user_lang(user_id, code)
+        lang = rec.lang  # the lobby is in the group: its language
         if rec.status != "lobby":
             return Answer(t(lang, "stale"))
         kind = press.kind
@@ -179,18 +181,18 @@ class Lobby:
         # the player who left keeps a last word in their DM, without buttons
         if old.user_id is not None and not old.dm_failed:
             text = t(
-                rec.group_lang or old.lang or rec.lang,
+                old.lang or rec.lang,
                 "dm.replaced",
-                group=escape(rec.chat_title or "?"),
-                name=escape(name),
+                group=shown(rec.chat_title or "?"),
+                name=shown(name),
             )
             game.notify(old.user_id, key, Content(text), oneshot=False)
-        # the newcomer's hand is sent as a new message
-        self.svc.outboxes.get(user_id).forget(key)
+        # the newcomer's hand is sent as a new message (an older one of theirs goes)
+        self.svc.publisher.renew_dm(rec, seat)
         if rec.paused and not rec.group_gone and not any(s.dm_failed for s in rec.seats):
             rec.paused = False
-        text = t(rec.lang, "table.taken_over", name=escape(name), old=old_name, n=seat + 1)
-        game.notify(rec.chat_id, f"g{rec.id}:take:{seat}", Content(text))
+        text = t(rec.lang, "table.taken_over", name=shown(name), old=old_name, n=seat + 1)
+        game.notify(rec.chat_id, slots.key(rec.id, "take", seat=seat), Content(text))
         game.changed()
         return "take.ok"
 
@@ -198,5 +200,4 @@ class Lobby:
         """The deep link that takes over ``seat`` now, or None if it is not free."""
         if seat not in render_table.takeable(game.rec):
             return None
-        payload = codec.take_payload(game.rec.id, seat)
-        return f"https://t.me/{self.svc.bot_username}?start={payload}"
+        return codec.deep_link(self.svc.bot_username, codec.take_payload(game.rec.id, seat))

@@ -1,7 +1,9 @@
 """Prometheus metrics of one running bot, and the HTTP endpoint serving them with liveness.
 
 ``METRICS_PORT`` (0: off) starts an aiohttp server with ``/healthz`` (200 while the bot
-runs and its database answers, else 503) and ``/metrics`` (Prometheus text format):
+runs and its database answers, else 503), ``/readyz`` (200 while Telegram answers: it
+its last call was answered, within the last ``READY_SECONDS``, or a ``getMe`` is answered
+now; else 503 with the reason, ``bot.reach``) and ``/metrics`` (Prometheus text format):
 
 - ``shengji_build_info{version}``: always 1; the label is the running bot's version
 - ``shengji_games_running``: games in play (open lobbies not counted)
@@ -43,6 +45,7 @@ from telegram._utils.types import ODVInput
 from telegram.ext import Application
 from telegram.request import BaseRequest, RequestData
 
+from bot.reach import Reach, reason_of
 from bot.version import __version__
 
 log = logging.getLogger(__name__)
@@ -51,6 +54,8 @@ log = logging.getLogger(__name__)
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 # presses remembered until answered; an unanswered one is forgotten after this many
 _PENDING_LIMIT = 10_000
+# /readyz: Telegram answered within this many seconds (long polling asks every 10 s)
+READY_SECONDS = 60.0
 
 App = Application[Any, Any, Any, Any, Any, Any]
 
@@ -89,6 +94,7 @@ class Metrics:
             registry=self.registry,
         )
         self._pressed: OrderedDict[str, float] = OrderedDict()
+        self.reach = Reach()
 
     def instrument(self, request: BaseRequest) -> BaseRequest:
         """``request`` counted: pass the result to ``ApplicationBuilder.request``."""
@@ -110,7 +116,7 @@ class Metrics:
             while len(self._pressed) > _PENDING_LIMIT:
                 self._pressed.popitem(last=False)
 
-    def answered(self, callback_query_id: str | None) -> None:
+    def answered(self, callback_query_id: object) -> None:
         pressed = self._pressed.pop(str(callback_query_id), None)
         if pressed is not None:
             self.press_answer.observe(time.monotonic() - pressed)
@@ -159,9 +165,14 @@ class InstrumentedRequest(BaseRequest):
                 connect_timeout=connect_timeout,
                 pool_timeout=pool_timeout,
             )
-        except Exception:
+        except Exception as e:
             m.errors.labels(api, "network").inc()
+            m.reach.failed(reason_of(e))
             raise
+        if code >= 500:  # Telegram's front servers answered, not the Bot API
+            m.reach.failed(f"HTTP {code} from {api}")
+        else:
+            m.reach.ok()
         if code >= 300:
             m.errors.labels(api, str(code)).inc()
             if code == 429:
@@ -203,7 +214,7 @@ class _ServiceCollector(Collector):
 
 
 def http_app(app: App) -> web.Application:
-    """``/healthz`` and ``/metrics`` of the running bot ``app``."""
+    """``/healthz``, ``/readyz`` and ``/metrics`` of the running bot ``app``."""
 
     async def healthz(request: web.Request) -> web.Response:
         service = app.bot_data.get("service")
@@ -216,12 +227,31 @@ def http_app(app: App) -> web.Application:
             return web.json_response({"status": f"database: {e}"}, status=503)
         return web.json_response({"status": "ok"})
 
+    async def readyz(request: web.Request) -> web.Response:
+        if not app.running:
+            return web.json_response({"status": "starting or stopping"}, status=503)
+        reach: Reach = app.bot_data["metrics"].reach
+
+        def ready() -> bool:
+            since = reach.since_ok()
+            return reach.down_since is None and since is not None and since <= READY_SECONDS
+
+        if not ready():  # idle (a webhook without updates), or failing: ask now
+            try:
+                await app.bot.get_me()
+            except Exception:  # counted and logged by the request (bot.reach)
+                pass
+        if not ready():
+            return web.json_response({"status": reach.status()}, status=503)
+        return web.json_response({"status": "ok"})
+
     async def metrics(request: web.Request) -> web.Response:
         body = app.bot_data["metrics"].exposition()
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
     web_app = web.Application()
     web_app.router.add_get("/healthz", healthz)
+    web_app.router.add_get("/readyz", readyz)
     web_app.router.add_get("/metrics", metrics)
     return web_app
 
@@ -231,5 +261,5 @@ async def serve(app: App, host: str, port: int) -> web.AppRunner:
     runner = web.AppRunner(http_app(app), access_log=None)
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
-    log.info("health and metrics on http://%s:%d/healthz and /metrics", host, port)
+    log.info("health and metrics on http://%s:%d/healthz, /readyz and /metrics", host, port)
     return runner

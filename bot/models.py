@@ -60,11 +60,9 @@ class GameRecord(BaseModel):
     chat_title: str = ""
     creator_id: int
     status: Status = "lobby"
-    # the group's language: its explicit setting, else the creator's, else the default
+    # the group's language (its setting; the first game's creator chose it): every
+    # message and answer in the group; each player's DMs follow their own (Seat.lang)
     lang: str = "zh"
-    # the group's explicit /settings language; when None each player's DMs and button
-    # answers use their own Telegram language (Seat.lang)
-    group_lang: str | None = None
     preset: str = "classic"
     start_level: int = 0
     # the group's rule overrides and pace when the match started (bot.options)
@@ -85,13 +83,11 @@ class GameRecord(BaseModel):
     group_gone: bool = False
 
     def seat_lang(self, seat: int) -> str:
-        """The language of a seat's DMs and button answers."""
-        return self.group_lang or self.seats[seat].lang or self.lang
+        """The language of a seat's DMs and button answers: the player's own."""
+        return self.seats[seat].lang or self.lang
 
     def user_lang(self, user_id: int, code: str | None) -> str:
         """The language for a user's DM reply or button answer (seated or not)."""
-        if self.group_lang:
-            return self.group_lang
         seat = self.seat_of(user_id)
         if seat is not None and self.seats[seat].lang:
             return self.seats[seat].lang  # type: ignore[return-value]

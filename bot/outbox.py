@@ -239,6 +239,13 @@ class Outbox:
         slot = self.slots.get(key)
         return slot.message_id if slot else None
 
+    def renew(self, key: str) -> None:
+        """The next ``put`` of ``key`` sends a new message and deletes the old one (its
+        keyboard goes with it: one live message per slot)."""
+        slot = self.slots.get(key)
+        if slot is not None and slot.message_id is not None:
+            slot.resend = True
+
     def forget(self, key: str) -> None:
         """The next ``put`` of ``key`` sends a new message (the old one stays as it is)."""
         if self.slots.pop(key, None) is not None:
@@ -303,6 +310,12 @@ class Outbox:
         self._tokens = min(float(self.burst), self._tokens + (now - self._last) / self.interval)
         self._last = now
         return 0.0 if self._tokens > 1 - 1e-9 else (1 - self._tokens) * self.interval
+
+    async def _take_token(self) -> None:
+        """Wait until the bucket holds a token, and spend it."""
+        while (wait := self._wait()) > 0:
+            await self.clock.sleep(wait)
+        self._tokens = max(0.0, self._tokens - 1)
 
     async def _run(self) -> None:
         while not self._closed:
@@ -373,6 +386,7 @@ class Outbox:
                 slot.message_id, slot.resend = sent, False
                 await self._record(slot, content)
                 if old is not None:
+                    await self._take_token()  # Telegram counts the delete as a call too
                     await self._delete(old)
             self._shown(slot, content)
         except Forbidden as e:
@@ -447,7 +461,8 @@ class Outbox:
 
     async def _call_edit(self, message_id: int, content: Content) -> None:
         self.calls += 1
-        await self._raw("editMessageText", self._text_params(content) | {"message_id": message_id})
+        params = self._text_params(content) | {"message_id": message_id}
+        await self._raw("editMessageText", params, edit=True)
 
     def _text_params(self, content: Content) -> dict[str, object]:
         return {
@@ -458,19 +473,28 @@ class Outbox:
             "link_preview_options": _NO_PREVIEW,
         }
 
-    async def _raw(self, method: str, params: dict[str, object]) -> int:
+    async def _raw(self, method: str, params: dict[str, object], edit: bool = False) -> int:
         """Send or edit a message; its id. The answer is read raw: the bot needs the
         id, not the ``Message`` PTB would build (its keyboard included) for every edit.
-        An answer without an id cannot be read (an error, as PTB would raise one)."""
+        An edit may be answered ``true`` (as the Bot API answers for inline messages):
+        done, and its id is known. Any other answer without an id cannot be read (an
+        error, as PTB would raise one)."""
         result = await self.bot.do_api_request(method, api_kwargs=params)
+        if edit and result is True:
+            return int(params["message_id"])  # type: ignore[call-overload]
         return int(result["message_id"])
 
     async def _delete(self, message_id: int) -> None:
         self.calls += 1
         try:
             await self.bot.delete_message(self.chat_id, message_id)
-        except TelegramError as e:
+        except TelegramError as e:  # e.g. older than 48 h: at least its buttons go
             log.info("could not delete %s in %s: %s", message_id, self.chat_id, e)
+            self.calls += 1
+            try:
+                await self.bot.edit_message_reply_markup(self.chat_id, message_id)
+            except TelegramError as e:
+                log.info("could not clear the buttons of %s in %s: %s", message_id, self.chat_id, e)
 
     def _prune(self, keep: int = 4) -> None:
         """Forget sent one-shot slots, and family slots but the newest ``keep`` of each

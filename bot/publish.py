@@ -4,13 +4,19 @@
 reader needs it now, and hands it to the chat's paced outbox (``bot.outbox``), which
 coalesces, skips what a message already shows and spends the chat's rate budget.
 
-* A DM is edited only when what its reader needs changed: their own cards, their
-  selection, whether it is their turn, the phase, the declarations (the trump), the
-  result, a pause or 托管. Cards others play reach a DM with the reader's next turn
-  (the current trick and the last completed one are in it then), not card by card.
+* A DM is edited only when a statement it makes may have become false (issue 16):
+  their own cards (during the deal too: cards as they arrive), their selection,
+  whether it is their turn and its deadline (one warning before 托管), the phase, who
+  buries or may overturn, the declarations (level, trump, dealer), the result, a
+  pause or 托管. Cards others play reach a DM with the reader's next turn (the
+  current trick and the last completed one are in it then), not card by card: in
+  between, its lines are phrased to stay true (``bot.render.hand``).
 * A turn is announced by editing the DM in place; only a player who may be away (no
   press for ``AWAY_SECONDS``) gets a new message (it notifies; the old one is
   deleted). A new hand always starts with a new message at the bottom of the DM.
+* While a player has the Mini App open (``app_open``) it shows them everything: their DM
+  waits, but for a turn reaching them while they may be away; when the app closes the
+  DM is brought up to date at once (``bot.webapp.live``), so it is never stale.
 * The group: whatever ``render.table.group_messages`` lists, edited in place, the live
   table at most every ``CALM_INTERVALS`` pacing intervals, but a state in which a trick
   was just completed goes out at once (*urgent*). Whatever the group's output skipped,
@@ -21,9 +27,12 @@ coalesces, skips what a message already shows and spends the chat's rate budget.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from bot import slots
 from bot.i18n import t
 from bot.live import Game
 from bot.models import GameRecord
@@ -31,12 +40,17 @@ from bot.outbox import Content, Slot
 from bot.render import hand as render_hand
 from bot.render import table as render_table
 from bot.render.lobby import lobby as render_lobby
+from bot.render.names import shown
+from bot.webapp.links import direct_link, table_url
 
 if TYPE_CHECKING:
     from bot.game import GameService
 
 # a player who pressed nothing for this long may be away: their turn notifies
 AWAY_SECONDS = 30.0
+# during the deal a DM shows the cards as they arrive at most this often (a new show
+# option, or the end of the deal, goes out at once)
+DEAL_CALM_SECONDS = 6.0
 # the group's live table is edited at most once per this many pacing intervals, but
 # for a finished trick (at once): a play costs a DM edit for who played and one for
 # who plays next; the group gets well under one edit a play
@@ -61,10 +75,29 @@ class Publisher:
         self._won_at: dict[int, float] = {}  # game -> when its last trick was won
         self._pressed: dict[int, float] = {}  # user -> when they last pressed a button
         self._sweep_at = SWEEP_AT
+        # game -> (the after-deal window's deadline, its clock time as shown)
+        self._window_until: dict[int, tuple[float, str]] = {}
+        # called with every game published, under its lock (the Mini App's live tables)
+        self.listeners: list[Callable[[Game], None]] = []
+        # whether a person has the Mini App open (their DM may then wait: ``_dm``)
+        self.app_open: Callable[[int], bool] = lambda user_id: False
 
     @staticmethod
     def dm_key(rec: GameRecord) -> str:
-        return f"g{rec.id}:hand"
+        return slots.key(rec.id, "hand")
+
+    def renew_dm(self, rec: GameRecord, seat: int) -> None:
+        """The seat's hand goes out as a new message at the next publish (a player back
+        in their DM, a newcomer in the seat); an older one in that DM is deleted, so
+        the DM holds one live hand message."""
+        user_id = rec.seats[seat].user_id
+        assert user_id is not None
+        self._dms.pop((rec.id, seat), None)
+        self.svc.outboxes.get(user_id).renew(self.dm_key(rec))
+
+    def live_dm(self, rec: GameRecord, user_id: int) -> int | None:
+        """The id of the user's live hand message of ``rec`` (None: not known)."""
+        return self.svc.outboxes.get(user_id).message_id(self.dm_key(rec))
 
     def forget(self, game_id: int) -> None:
         """A game ended and left: nothing of it is published again."""
@@ -72,6 +105,7 @@ class Publisher:
             self._dms.pop((game_id, seat), None)
         self._tricks.pop(game_id, None)
         self._won_at.pop(game_id, None)
+        self._window_until.pop(game_id, None)
 
     def pressed(self, user_id: int) -> None:
         now = self._pressed[user_id] = self.svc.now()
@@ -79,6 +113,10 @@ class Publisher:
             # a press older than AWAY_SECONDS says what no press says: forget those
             self._pressed = {u: t for u, t in self._pressed.items() if now - t <= AWAY_SECONDS}
             self._sweep_at = max(SWEEP_AT, 2 * len(self._pressed))
+
+    def _wake(self, user_id: int, needs: tuple[object, ...], last: _Shown | None) -> bool:
+        """Their turn came and they may be away: the DM notifies, whatever else shows it."""
+        return bool(needs[0]) and (last is None or not last.needs[0]) and self._away(user_id)
 
     def _away(self, user_id: int) -> bool:
         last = self._pressed.get(user_id)
@@ -112,6 +150,8 @@ class Publisher:
             box = self.svc.outboxes.get(n.chat_id)
             box.put(n.key, n.content, oneshot=n.oneshot, thread_id=n.thread_id)
         game.notices.clear()
+        for listener in self.listeners:
+            listener(game)
 
     def _group(self, game: Game) -> None:
         rec, match = game.rec, game.match
@@ -120,7 +160,7 @@ class Publisher:
         box = self.svc.outboxes.get(rec.chat_id)
         th = rec.thread_id
         user = self.svc.bot_username
-        box.put(f"g{rec.id}:lobby", render_lobby(rec, user), thread_id=th)
+        box.put(slots.key(rec.id, "lobby"), render_lobby(rec, user), thread_id=th)
         if match is None:
             return
         done = sum(1 for trick in match.hand.tricks if trick.winner is not None)
@@ -130,8 +170,9 @@ class Publisher:
             self._won_at[rec.id] = self.svc.now()
         seen = _seen(box.slots.get(render_table.table_key(rec, match.hand_number)))
         calm = CALM_INTERVALS * self.svc.settings.group_interval_seconds
-        for key, content in render_table.group_messages(rec, match, user, seen):
-            family = _family(key)
+        watch = direct_link(user, self.svc.settings.webapp_short_name, rec.id)
+        for slot, content in render_table.group_messages(rec, match, user, seen, watch):
+            key, family = slot.key, slot.family
             live = calm if family is not None else 0.0
             if family is not None:
                 content = replace(content, tag=done)  # how many tricks it shows
@@ -147,20 +188,50 @@ class Publisher:
         box = self.svc.outboxes.get(s.user_id)
         key = self.dm_key(rec)
         hand = match.hand
-        needs = _needs(game, seat)
+        clock = self._clock(game, seat)
+        needs = (*_needs(game, seat), clock)
         last = self._dms.get((rec.id, seat))
         if last is not None and last.needs == needs and key in box.slots:
             return  # nothing its reader needs changed
-        content, my_turn = render_hand.hand_message(rec, match, seat)
+        if key in box.slots and self.app_open(s.user_id) and not self._wake(s.user_id, needs, last):
+            return  # their Mini App shows it all; the DM catches up when the app closes
+        app_url = table_url(self.svc.settings.webapp_url, rec.id)
+        content, my_turn = render_hand.hand_message(rec, match, seat, clock, app_url)
         if rec.status == "ended":  # the last word: no buttons any more
-            ended = t(rec.seat_lang(seat), "dm.ended", group=rec.chat_title or "?")
+            ended = t(rec.seat_lang(seat), "dm.ended", group=shown(rec.chat_title or "?"))
             content, my_turn = Content(content.text + "\n\n" + ended), False
         # A new hand moves the DM to the bottom (it notifies); so does a turn of a
         # player who may be away. After a restart nothing is known: edit in place.
         turn_came = my_turn and (last is None or not last.needs[0]) and self._away(s.user_id)
         resend = last is not None and (last.hand_no != hand.hand_number or turn_came)
-        box.put(key, content, resend=resend)
+        # cards as they are dealt: calm; anything else (a show option, a show) at once
+        dealing = hand.phase == "dealing" and rec.status == "running"
+        urgent = last is not None and _beyond_deal(last.needs) != _beyond_deal(needs)
+        calm = DEAL_CALM_SECONDS if dealing else 0.0
+        box.put(key, content, resend=resend, calm=calm, urgent=dealing and urgent)
         self._dms[(rec.id, seat)] = _Shown(hand.hand_number, needs)
+
+    def _clock(self, game: Game, seat: int) -> render_hand.TurnClock | None:
+        """The deadline the DM of ``seat`` shows: its person's turn (until 托管), or
+        the after-deal window's; None if neither runs now."""
+        match, st = game.match, self.svc.settings
+        assert match is not None
+        if match.hand.phase == "after_deal" and game.window_deadline is not None:
+            until = self._window_until.get(game.rec.id)
+            if until is None or until[0] != game.window_deadline:
+                wall = self.svc.wall() + game.window_deadline - self.svc.now()
+                until = self._window_until[game.rec.id] = (game.window_deadline, _hms(wall))
+            seconds = round(st.overturn_window_seconds)
+            return render_hand.TurnClock(seconds, until[1], window=True)
+        deadline = self.svc.deadlines.turn_deadline(game)
+        if deadline is None or match.hand.turn != seat:
+            return None
+        seconds = round(game.rec.turn_seconds or st.turn_timeout_seconds)
+        return render_hand.TurnClock(seconds, _hms(deadline[1]), warning=game.warned)
+
+
+def _hms(wall: float) -> str:
+    return time.strftime("%H:%M:%S", time.gmtime(wall))
 
 
 def _seen(table: Slot | None) -> int | None:
@@ -173,6 +244,14 @@ def _seen(table: Slot | None) -> int | None:
     return table.shown_tag if isinstance(table.shown_tag, int) else None
 
 
+_DEALT = slice(11, 13)  # where _needs keeps the reader's cards and the deal's progress
+
+
+def _beyond_deal(needs: tuple[object, ...]) -> tuple[object, ...]:
+    """What a DM needs but the deal's progress (its cards and count)."""
+    return needs[: _DEALT.start] + needs[_DEALT.stop :]
+
+
 def _needs(game: Game, seat: int) -> tuple[object, ...]:
     """What the reader of seat's DM needs to see changed (first: their turn)."""
     rec, match = game.rec, game.match
@@ -181,6 +260,7 @@ def _needs(game: Game, seat: int) -> tuple[object, ...]:
     phase = hand.phase
     mine = hand.turn == seat and phase in ("burying", "chaodi", "playing")
     dealing = phase in ("dealing", "after_deal")
+    d = hand.declaring
     return (
         mine,
         rec.status,
@@ -190,20 +270,20 @@ def _needs(game: Game, seat: int) -> tuple[object, ...]:
         s.auto,
         tuple(s.selection),
         hand.hand_number,
-        # who acts next sees the new phase then; the deal and the result reach all
-        phase if dealing or phase == "done" else "play",
-        # cards as they are dealt matter once they allow a show (or the deal is over)
-        tuple(hand.hands[seat]) if phase != "dealing" else None,
+        # every DM states the phase: each one is told when it changes (a few edits a
+        # hand), but for the first lead (what a DM says of a burial stays true, and
+        # cards others play reach a DM on its reader's turn: see render.hand)
+        "play" if phase in ("burying", "playing") else phase,
+        # 炒底: every DM says who may overturn now
+        hand.turn if phase == "chaodi" else None,
+        # the header: level, trump, dealer (shows and overturns change them)
+        (hand.level, d.trump, d.trump_decided, d.dealer, len(d.shows)),
+        # the reader's cards, during the deal too: cards as they arrive (the DM's
+        # outbox paces them at its rate)
+        tuple(hand.hands[seat]),
+        hand.dealt if phase == "dealing" else None,
         tuple(map(tuple, match.observation(seat).show_options)) if dealing else None,
-        len(hand.declaring.shows) if dealing else None,
         hand.can_pass(seat) if phase == "after_deal" else None,
         hand.version if mine else None,
+        game.warned if mine else None,
     )
-
-
-def _family(key: str) -> str | None:
-    # g<id>:h<n>:... slots form one family per game: a newer one supersedes unsent older ones
-    parts = key.split(":")
-    if len(parts) >= 3 and parts[1].startswith("h") and parts[2] != "result":
-        return f"{parts[0]}:table"
-    return None

@@ -3,7 +3,7 @@
     python -m bot --simulate [--seed N] [--preset classic|joker_declare|tournament]
                              [--hands N] [--start-level RANK] [--lang zh|en]
 
-Seats 1-4 (partners 1+3 are team A, 2+4 team B), cards as the bot shows them, every
+Seats 1-4 (partners 1+3 are North–South, 2+4 East–West), cards as the bot shows them, every
 show, the kitty, each trick with throws, failed throws and ruffs marked, the result of
 each hand and the winner; in Chinese or English through the bot's message catalogs.
 """
@@ -17,15 +17,13 @@ import re
 import sys
 from typing import TextIO
 
-from bot.i18n import LANGS, t
+from bot.i18n import LANGS, has, plural, t
 from bot.render.cards import cards_label, rank_label, suit_label
 from engine.hand import Deal, HandState, Trick
 from engine.match import MatchState
 from engine.players import choose_action
 from engine.rules import PRESETS, RuleSet
 from engine.units import decompose
-
-TEAMS = ("A", "B")  # seats 1+3, 2+4 (the bot's names)
 
 
 def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
@@ -35,7 +33,9 @@ def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
     ap.add_argument("--simulate", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--seed", type=int, default=1, help="the deals (default: 1)")
     ap.add_argument("--preset", choices=PRESETS, default="classic", help="the rules")
-    ap.add_argument("--hands", type=int, default=200, help="stop after this many hands")
+    ap.add_argument(
+        "--hands", type=at_least_one, default=200, help="stop after this many hands (1 or more)"
+    )
     ap.add_argument("--start-level", default="2", help="both teams' level at the start")
     ap.add_argument("--lang", choices=LANGS, default="zh", help="language (default: zh)")
     args = ap.parse_args(argv)
@@ -45,12 +45,28 @@ def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
     return 0
 
 
+def at_least_one(value: str) -> int:
+    """A count of hands: a whole number, 1 or more (0 would still deal the first hand)."""
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
+
+
 class Narrator:
     def __init__(self, lang: str, out: TextIO) -> None:
         self.lang, self.out = lang, out
 
     def say(self, key: str, **kw: object) -> None:
-        text = t(self.lang, key, **kw)
+        if has(self.lang, f"{key}.other"):  # a count: its plural form
+            n = kw.pop("n")
+            assert isinstance(n, int)
+            text = plural(self.lang, key, n, **kw)
+        else:
+            text = t(self.lang, key, **kw)
         print(html.unescape(re.sub(r"<[^>]+>", "", text)), file=self.out)
 
     def cards(self, hand: HandState, cards: list[int]) -> str:
@@ -71,7 +87,13 @@ class Narrator:
             match.start_next_hand()
         if match.winner is not None:
             team = match.winner
-            self.say("sim.won", team=TEAMS[team], a=team + 1, b=team + 3, n=match.hand_number)
+            self.say(
+                "sim.won",
+                team=t(self.lang, f"team.short.{team}"),
+                a=team + 1,
+                b=team + 3,
+                n=match.hand_number,
+            )
         else:
             self.say("sim.stopped", n=match.hand_number)
 
@@ -92,6 +114,7 @@ class Narrator:
                 trump_told = True
                 kitty = "sim.trump.kitty" if hand.declaring.from_kitty else "sim.trump"
                 trump = suit_label(hand.trump, self.lang)
+                assert hand.dealer is not None  # the deal is over: somebody deals
                 self.say(kitty, trump=trump, level=rank_label(hand.level), seat=hand.dealer + 1)
             done = [tr for tr in hand.tricks if tr.winner is not None]
             for number, trick in enumerate(done[told:], start=told + 1):
@@ -136,7 +159,7 @@ class Narrator:
         self.say(
             "sim.result",
             points=r.attackers_points,
-            outcome=t(self.lang, "result.outcome", side=side, steps=r.steps),
+            outcome=plural(self.lang, "result.outcome", r.steps, side=side),
             a=rank_label(r.levels_after[0]),
             b=rank_label(r.levels_after[1]),
             dealer=r.next_dealer + 1,

@@ -12,12 +12,17 @@ store's one thread once hundreds of games run (~4 ms each on a plain disk).
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
+import sqlite3
 import time
 from pathlib import Path
 
 import aiosqlite
 
 from bot.models import RUNNING_STATES, ChatSettings, GameRecord
+
+log = logging.getLogger(__name__)
 
 _MIGRATIONS: list[str] = [
     """
@@ -107,7 +112,26 @@ _MIGRATIONS: list[str] = [
         WHERE g.status IN ('lobby', 'running')
           AND json_extract(g.record, '$.seats[' || m.key || '].user_id') IS NOT NULL;
     """,
+    # the users table of the first version was never read or written
+    """
+    DROP TABLE users;
+    """,
 ]
+
+
+class StoreError(Exception):
+    """The database cannot be used at all (not SQLite, not writable): the bot cannot run."""
+
+
+def _create_private(path: Path) -> None:
+    """Create the database file readable by its owner only, whatever the umask: it holds
+    hands, user ids and names. SQLite gives its -wal and -shm files the database's mode."""
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        pass  # an existing database keeps the mode its host gave it
+    except OSError:
+        pass  # e.g. a read-only directory: SQLite's own open reports it next
 
 
 class Store:
@@ -117,14 +141,26 @@ class Store:
         self._commit_task: asyncio.Task[None] | None = None  # not started yet: joinable
 
     async def open(self) -> Store:
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = await aiosqlite.connect(self.path)
-        await self._db.execute("PRAGMA journal_mode=WAL")
-        # FULL: a saved action survives a power cut too, not only a crash of the bot
-        # (one fsync per accepted action is cheap at the pace people play).
-        await self._db.execute("PRAGMA synchronous=FULL")
-        await self._migrate()
+        """Open (create, migrate) the database; :class:`StoreError` in one sentence if it
+        cannot be used (its connection closed: a connection left open would keep the
+        process alive)."""
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                _create_private(Path(self.path))
+            self._db = await aiosqlite.connect(self.path)
+            await self._db.execute("PRAGMA journal_mode=WAL")
+            # FULL: a saved action survives a power cut too, not only a crash of the bot
+            # (one fsync per accepted action is cheap at the pace people play).
+            await self._db.execute("PRAGMA synchronous=FULL")
+            await self._migrate()
+        except (sqlite3.Error, OSError) as e:
+            await self.close()
+            raise StoreError(
+                f"cannot use the database {self.path}: {e} (it must be an SQLite database,"
+                " or not exist yet, that the bot's user may read and write, in a directory"
+                " it may write)"
+            ) from None
         return self
 
     async def close(self) -> None:
@@ -158,6 +194,10 @@ class Store:
         for i, script in enumerate(_MIGRATIONS[version:], start=version + 1):
             await self.db.executescript(script)
             await self.db.execute(f"PRAGMA user_version = {i}")
+            version = i
+        # written even when nothing migrates: a database the bot may not write fails
+        # here, at start-up, not at the first move of a game
+        await self.db.execute(f"PRAGMA user_version = {version}")
         await self.db.commit()
 
     # games
@@ -181,7 +221,9 @@ class Store:
         if wait:
             await self._commit()
         elif self._commit_task is None:
-            self._commit_task = asyncio.get_running_loop().create_task(self._commit_now())
+            task = asyncio.get_running_loop().create_task(self._commit_now())
+            task.add_done_callback(_report_unawaited)
+            self._commit_task = task
         return record
 
     async def load_game(self, game_id: int) -> GameRecord | None:
@@ -285,3 +327,19 @@ class Store:
         async with self.db.execute("SELECT chat_id, key, message_id, digest FROM shown") as c:
             rows = await c.fetchall()
         return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+
+def database_fault(error: BaseException | None) -> str | None:
+    """What the database said, when ``error`` is the database failing (a full disk, a
+    file made read-only, a lock held too long) rather than a bug: a line explains it,
+    a traceback would not. None for anything else."""
+    if isinstance(error, sqlite3.OperationalError):
+        return f"the database: {error}"
+    return None
+
+
+def _report_unawaited(task: asyncio.Task[None]) -> None:
+    """A commit nobody waited for failed (a full disk): one line, not asyncio's "Task
+    exception was never retrieved". A later write commits it again or fails itself."""
+    if not task.cancelled() and (e := task.exception()) is not None:
+        log.error("the database could not commit: %s", e)

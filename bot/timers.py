@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from apscheduler.jobstores.base import JobLookupError
 from telegram.ext import CallbackContext, Job, JobQueue
 
+from bot.computer import decision_rng
 from bot.live import Game, StepFailed
 from bot.models import GameRecord
 from engine.errors import IllegalAction
@@ -36,6 +36,8 @@ Token = tuple[int, int, str]  # (hand number, state version, kind)
 # for this many group pacing intervals at most (then it plays anyway)
 HOLD_POLL_SECONDS = 0.1
 HOLD_LIMIT_INTERVALS = 4.0
+# a person whose turn lasts longer than twice this is warned this long before 托管
+WARN_SECONDS = 15.0
 # ``arm(game_id, token, delay)``; ``disarm(game_id)``
 Arm = Callable[[int, Token, float], None]
 Disarm = Callable[[int], None]
@@ -88,10 +90,39 @@ class Deadlines:
         if to.seat is not None:  # one seat's turn: bury, 炒底 or play
             if robot(rec, to.seat):
                 return (n, v, "robot"), st.computer_delay_seconds
-            return (n, v, "timeout"), rec.turn_seconds or st.turn_timeout_seconds
+            # the turn's deadline (its DM shows it); the delays are the turn's own, so
+            # a timer is armed once per moment whatever the clock did meanwhile
+            self.turn_deadline(game)
+            seconds = self._turn_seconds(rec)
+            if seconds <= 2 * WARN_SECONDS:
+                return (n, v, "timeout"), seconds
+            if not game.warned:
+                return (n, v, "warn"), seconds - WARN_SECONDS
+            return (n, v, "timeout"), WARN_SECONDS
         if to.kind == "next_hand":
             return (n, v, "next"), st.next_hand_delay_seconds
         return None
+
+    def _turn_seconds(self, rec: GameRecord) -> float:
+        return rec.turn_seconds or self.svc.settings.turn_timeout_seconds
+
+    def turn_deadline(self, game: Game) -> tuple[float, float] | None:
+        """When the turn of the person who acts now runs out and 托管 takes over
+        (monotonic, wall clock); set when the turn opens. None: nobody's turn, a
+        computer's (托管 included) or the game is paused (it gets its time again)."""
+        rec, match = game.rec, game.match
+        seat = None if match is None else match.next_actor().seat
+        if rec.status != "running" or rec.paused or seat is None or robot(rec, seat):
+            game.turn_deadline = None
+            return None
+        assert match is not None
+        key = (match.hand.hand_number, match.hand.version)
+        if game.turn_deadline is None or game.turn_deadline[0] != key:
+            seconds = self._turn_seconds(rec)
+            now, wall = self.svc.now(), self.svc.wall()
+            game.turn_deadline = (key, now + seconds, wall + seconds)
+            game.warned = False
+        return game.turn_deadline[1], game.turn_deadline[2]
 
     async def fire(self, game_id: int, token: Token) -> None:
         """A timer went off: act if the game is still where it was when armed."""
@@ -138,7 +169,7 @@ class Deadlines:
         hand = match.hand
         if (hand.hand_number, hand.version) != (hand_no, version):
             return None
-        rng = random.Random(rec.seed * 7919 + hand.version * 31 + hand.hand_number)
+        rng = decision_rng(rec.seed, hand.hand_number, hand.version)
         return await self.svc.computers.act(rec.computer_strength, hand.observation(hand.turn), rng)
 
     def _fire(self, game: Game, token: Token, thought: Action | None = None) -> None:
@@ -152,8 +183,12 @@ class Deadlines:
         hand = match.hand
         if (hand.hand_number, hand.version) != (hand_no, version):
             return
+        if kind == "warn":  # the turn's last seconds: its DM says so once
+            game.warned = True
+            game.changed(durable=False)
+            return
         hands = self.svc.hands
-        rng = random.Random(rec.seed * 7919 + hand.version * 31 + hand.hand_number)
+        rng = decision_rng(rec.seed, hand.hand_number, hand.version)
         if kind == "deal":
             match.apply(Deal(n=4 * self.svc.settings.deal_batch))
             for seat in range(4):  # computers race to declare like everyone else
@@ -172,6 +207,8 @@ class Deadlines:
         elif kind in ("robot", "timeout"):
             seat = hand.turn
             assert seat is not None
+            if kind == "robot" and not robot(rec, seat):
+                return  # the player came back while the move was being decided
             if kind == "timeout":
                 rec.seats[seat].auto = True  # 托管 until the player acts again
             rec.seats[seat].selection = []

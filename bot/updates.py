@@ -34,8 +34,9 @@ def lean(update: Any) -> Any:
 class UpdatesRequest(InstrumentedRequest):
     """The request that fetches updates: counted like every request, and lean."""
 
-    def parse_json_payload(self, payload: bytes) -> dict[str, Any]:
-        data = super().parse_json_payload(payload)
+    @staticmethod
+    def parse_json_payload(payload: bytes) -> dict[str, Any]:
+        data = InstrumentedRequest.parse_json_payload(payload)
         result = data.get("result")
         if isinstance(result, list):
             for update in result:

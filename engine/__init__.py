@@ -7,10 +7,12 @@ The door (OpenSpiel-like): a :class:`~engine.match.MatchState` owns the current
 - ``apply(action) -> list[Event]``: change the state or raise
   :class:`~engine.errors.IllegalAction` (a ``reason`` code; the state is unchanged).
   The events (:mod:`engine.events`: dealt, declared / reinforced / overturned,
-  trump from the kitty, kitty taken, buried, play started, throw failed (attempted,
-  forced play, penalty), played, trick won (winner, points, running points), hand
-  settled (the result), match won; ``start_next_hand()`` returns hand started) are
-  public facts, to render moments from; ``events.EVENTS`` serialises them.
+  the dealer's team checked (joker_declare: can it declare, 叫不起), trump from the
+  kitty, kitty taken, buried, play started, throw failed (attempted, forced play,
+  penalty), played, trick won (winner, points, running points), hand settled (the
+  result), match won; ``start_next_hand()`` returns hand started,
+  ``check_time_limit()`` match won by time) are public facts, to render moments
+  from; ``events.EVENTS`` serialises them.
 - ``check(action)`` raises the reason, ``is_legal(action)`` says yes or no; neither
   copies nor changes the state.
 - ``next_actor() -> ToAct``: who or what must act next: ``deal`` (the system deals;
@@ -21,7 +23,8 @@ The door (OpenSpiel-like): a :class:`~engine.match.MatchState` owns the current
   lead's size to follow, None for a lead): ``== 1`` is the one-tap follow.
 - ``public_observation() -> PublicView``: what anyone at the table may see (hand
   number, level, both teams' levels, ``teams`` / ``defenders`` / ``defends(seat)``,
-  dealer, trump once set, shows and what each did, stake ``multiplier``, cards left
+  dealer, trump once set, shows and what each did, ``dealer_team_can_declare``
+  (joker_declare, after the deal), stake ``multiplier``, cards left
   per seat, ``dealt`` / ``deal_total``, tricks with the current one's ``winning``
   seat and ``last_trick`` (winner, points), ``attackers_points`` (penalties
   included), ``points_after(n)`` / ``counts_after(n)`` for a past moment,

@@ -51,10 +51,6 @@ def rank_of(card: int) -> int | None:
     return None if card >= LJ else card % 13
 
 
-def is_joker(card: int) -> bool:
-    return card >= LJ
-
-
 def points(card: int) -> int:
     """5s score 5, 10s and Ks score 10 (section 9)."""
     r = rank_of(card)

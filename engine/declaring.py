@@ -43,8 +43,9 @@ Windows (which actions each allows; **[decided]** where RULES.md is silent):
   ``later_overturn`` is ``chaodi`` (every preset: RULES 12 and seed 002's 炒地皮
   for tournament). The dealer never changes in later hands, except under
   ``later_declare = dealer_team`` when the hand opened declaring to the attackers
-  (:meth:`Declaring.open_to_attackers`: neither player of the dealer's team could
-  declare at the end of the deal): an attacker who then declares becomes dealer.
+  (:meth:`Declaring.dealer_team_checked`: neither player of the dealer's team could
+  declare at the end of the deal, a public fact): an attacker who then declares
+  becomes dealer.
 - Once the kitty decided the trump (:meth:`Declaring.resolve_nobody`) every
   window is closed.
 
@@ -158,6 +159,9 @@ class Declaring(BaseModel):
     what an overturn must beat; ``reinforced``: the declaration was reinforced;
     ``overturns`` counts overturns (the stake multiplier is ``2 ** overturns``);
     ``from_kitty``: nobody declared and the kitty's third card decided.
+    ``dealer_team_can_declare``: under ``later_declare = dealer_team``, whether the
+    dealer's team could declare when the deal ended with nothing declared (None:
+    not asked); False opens declaring to the attackers (``attackers_may_declare``).
     """
 
     rules: RuleSet
@@ -173,6 +177,7 @@ class Declaring(BaseModel):
     shows: list[ShowRecord] = Field(default_factory=list)
     from_kitty: bool = False
     attackers_may_declare: bool = False
+    dealer_team_can_declare: bool | None = None
 
     @classmethod
     def start(cls, rules: RuleSet, level: int, hand_number: int, dealer: int | None) -> Declaring:
@@ -244,13 +249,15 @@ class Declaring(BaseModel):
         candidates += [[j, j] for j in (LJ, BJ) if have[j] >= 2]
         return [c for c in candidates if self._allows(seat, c, window)]
 
-    def open_to_attackers(self) -> None:
-        """``later_declare = dealer_team``: neither player of the dealer's team can
-        declare at the end of the deal (RULES 12; the caller knows their cards), so from
-        now on anyone may declare; an attacker who does becomes dealer."""
+    def dealer_team_checked(self, can_declare: bool) -> None:
+        """``later_declare = dealer_team``: the deal ended with nothing declared and the
+        caller looked at the dealer's team's cards (RULES 12). If neither can declare
+        (叫不起), from now on anyone may; an attacker who does becomes dealer. Either
+        way the fact is public: an attacker's own show options would tell it."""
         if self.trump_decided:
             raise IllegalAction(errors.WRONG_PHASE, trump_decided=True)
-        self.attackers_may_declare = True
+        self.dealer_team_can_declare = can_declare
+        self.attackers_may_declare = not can_declare
 
     def resolve_nobody(self, kitty: Sequence[int]) -> None:
         """Nobody declared: the kitty's third card (as dealt) sets the trump, a joker
@@ -365,7 +372,7 @@ def replay_events(
         for i in range(current, len(WINDOWS)):
             trial = d.model_copy(deep=True)
             if i > 0 and _opens_to_attackers(trial):
-                trial.open_to_attackers()
+                trial.dealer_team_checked(False)
             try:
                 trial.show(seat, cards, WINDOWS[i])
             except IllegalAction:
@@ -383,5 +390,5 @@ def _opens_to_attackers(d: Declaring) -> bool:
         d.hand_number > 1
         and d.rules.later_declare == "dealer_team"
         and not d.trump_decided
-        and not d.attackers_may_declare
+        and d.dealer_team_can_declare is None
     )

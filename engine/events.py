@@ -58,6 +58,17 @@ class Declared:
 
 
 @dataclass(slots=True)
+class DealerTeamChecked:
+    """``later_declare = dealer_team`` (joker_declare, RULES 12): the deal ended with
+    nothing declared, and whether the dealer's team can declare is now known to all.
+    ``can_declare`` False (叫不起): the attackers may declare too (an attacker who does
+    becomes dealer); True: only the dealer's team may, else the kitty decides."""
+
+    can_declare: bool
+    kind: Literal["dealer_team_checked"] = "dealer_team_checked"
+
+
+@dataclass(slots=True)
 class Reinforced:
     """The declarer showed the pair: weaker overturns are locked out (RULES 5)."""
 
@@ -134,12 +145,14 @@ class PlayStarted:
 @dataclass(slots=True)
 class ThrowFailed:
     """A throw failed (RULES 8.3): ``seat`` tried ``attempted`` and must play ``forced``;
-    ``penalty`` is the change to the attackers' points (negative if an attacker threw)."""
+    ``penalty`` is the change to the attackers' points (negative if an attacker threw);
+    ``beaten_by``: what in another hand beat the forced unit (the table sees it)."""
 
     seat: Seat
     attempted: tuple[Card, ...]
     forced: tuple[Card, ...]
     penalty: int
+    beaten_by: tuple[Card, ...] = ()
     kind: Literal["throw_failed"] = "throw_failed"
 
 
@@ -186,6 +199,7 @@ Event = Annotated[
     HandStarted
     | Dealt
     | Declared
+    | DealerTeamChecked
     | Reinforced
     | Overturned
     | Passed

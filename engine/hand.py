@@ -22,7 +22,9 @@ Decisions the rule book leaves open (**[decided]** here):
   them *can* declare (a level card with the joker of its colour), declaring opens to
   the attackers (an attacker who declares becomes dealer). If one of them can, only
   they may declare in the window; if they let it close, nobody declared and the
-  kitty's third card decides (RULES 5).
+  kitty's third card decides (RULES 5). Which of the two it is, is public at once
+  (``DealerTeamChecked``, ``PublicView.dealer_team_can_declare``), as "叫不起" at a
+  table: an attacker's own show options would tell it anyway.
 - 炒底 asks seats in turn from the dealer's next seat: four seats at first,
   then the three seats after each overturner; it closes when they all passed.
   It happens in later hands of every preset when the trump was declared, never
@@ -36,12 +38,11 @@ The API (queries, views, events) is summarised in :mod:`engine`.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Iterator
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from engine import errors
 from engine.cards import HAND_SIZE, KITTY_SIZE, POINTS, Card, shuffled_shoe, total_points
@@ -50,6 +51,7 @@ from engine.declaring import Declaring, Window, may_request_redeal
 from engine.errors import IllegalAction
 from engine.events import (
     Buried,
+    DealerTeamChecked,
     Dealt,
     Declared,
     Event,
@@ -70,7 +72,14 @@ from engine.records import HandResult, PlayRecord, Trick, failed_throw_penalty
 from engine.rules import RuleSet
 from engine.scoring import kitty_bonus_for_lead, settle_hand
 from engine.seats import Seat, team_of
-from engine.tricks import check_follow, check_lead, check_throw, is_legal_follow, trick_winner
+from engine.tricks import (
+    check_follow,
+    check_lead,
+    check_throw,
+    is_legal_follow,
+    throw_beater,
+    trick_winner,
+)
 from engine.units import Unit
 from engine.view import Observation, Phase, PublicView, ToAct, next_actor
 
@@ -161,8 +170,6 @@ class HandState(BaseModel):
     queue: list[int] = []  # seats still to be asked in 炒底, in order
     turn: int | None = None
     buried_by: int | None = None  # who last buried (sees the kitty)
-    # the kitty was shown to all: nobody declared (then ``revealed_kitty``), or the hand ended
-    kitty_revealed: bool = False
     revealed_kitty: list[int] | None = None  # the kitty as shown when nobody declared
     redeals: int = 0
     chaodi_started: bool = False
@@ -171,6 +178,24 @@ class HandState(BaseModel):
     penalty: int = 0
     result: HandResult | None = None
     log: list[Action] = []
+
+    @model_validator(mode="after")
+    def _dealer_team_fact(self) -> HandState:
+        """A hand saved before ``dealer_team_can_declare`` was kept: derive the fact
+        where it still tells something (declaring open to the attackers, or the
+        after-deal window with nothing declared)."""
+        d = self.declaring
+        if d.dealer_team_can_declare is None:
+            if d.attackers_may_declare:
+                d.dealer_team_can_declare = False
+            elif (
+                self.phase == "after_deal"
+                and self.hand_number > 1
+                and self.rules.later_declare == "dealer_team"
+                and not d.trump_decided
+            ):
+                d.dealer_team_can_declare = True
+        return self
 
     # ---- construction -------------------------------------------------
     @classmethod
@@ -344,9 +369,10 @@ class HandState(BaseModel):
                 self.hand_number > 1
                 and self.rules.later_declare == "dealer_team"
                 and not self.declaring.trump_decided
-                and not self._dealers_team_can_declare()
             ):
-                self.declaring.open_to_attackers()
+                can = self._dealers_team_can_declare()
+                self.declaring.dealer_team_checked(can)
+                out.append(DealerTeamChecked(can))
 
     def _dealers_team_can_declare(self) -> bool:
         """RULES 12 (joker_declare): whether the dealer or partner holds a declaration
@@ -433,7 +459,6 @@ class HandState(BaseModel):
     def _close_declaring(self, out: list[Event]) -> None:
         if not self.declaring.trump_decided:
             self.declaring.resolve_nobody(self.kitty)
-            self.kitty_revealed = True
             self.revealed_kitty = list(self.kitty)
             d = self.declaring
             assert d.dealer is not None
@@ -523,10 +548,15 @@ class HandState(BaseModel):
             others = [self.hands[(a.seat + i) % 4] for i in (1, 2, 3)]
             forced = check_throw(ctx, cards, others)
             if forced is not None:
-                record = PlayRecord(seat=a.seat, cards=list(forced), attempted=cards)
+                beaten_by = throw_beater(ctx, forced, others)
+                record = PlayRecord(
+                    seat=a.seat, cards=list(forced), attempted=cards, beaten_by=beaten_by
+                )
                 penalty = failed_throw_penalty(self.rules, record, self.defenders)
                 self.penalty += penalty
-                out.append(ThrowFailed(a.seat, tuple(cards), tuple(forced), penalty))
+                out.append(
+                    ThrowFailed(a.seat, tuple(cards), tuple(forced), penalty, tuple(beaten_by))
+                )
         for c in record.cards:
             hand.remove(c)
         trick.plays.append(record)
@@ -588,7 +618,6 @@ class HandState(BaseModel):
             match_winner=winner_team,
             multiplier=self.declaring.multiplier,
         )
-        self.kitty_revealed = True
         self.phase = "done"
         self.turn = None
 
@@ -644,6 +673,7 @@ class HandState(BaseModel):
             result=result,
             show_records=tuple(declaring.shows),
             overturns=declaring.overturns,
+            dealer_team_can_declare=declaring.dealer_team_can_declare,
             passed=tuple(self.passes),
             match_winner=None if result is None else result.match_winner,
             **own,
@@ -658,6 +688,13 @@ class HandState(BaseModel):
         """Who or what must act next: the deal, the after-deal window (the seats that
         have not passed), the one seat whose turn it is, or nobody (hand over)."""
         return next_actor(self.phase, self.turn, self.passes)
+
+    def picked_up(self, seat: Seat) -> list[Card]:
+        """The kitty cards ``seat`` picked up, while it buries them (the kitty is added
+        at the end of the hand it picks it up into), else []."""
+        if self.phase != "burying" or self.turn != seat:
+            return []
+        return self.ctx.sorted(self.hands[seat][-KITTY_SIZE:])
 
     def cards_to_play(self, seat: Seat) -> int | None:
         """How many cards ``seat`` must put down now: 8 to bury, the lead's size to
@@ -696,13 +733,6 @@ class HandState(BaseModel):
         elif self.phase == "playing":
             for cards in legal_plays(self.ctx, self.tricks[-1], hand):
                 yield Play(seat=seat, cards=cards)
-
-    # ---- convenience for players and tests -----------------------------
-    def random_action(self, rng: random.Random) -> Action:
-        """A random legal action for whoever must act (system deals included)."""
-        from engine.players.randomplayer import random_action
-
-        return random_action(self, rng)
 
 
 _KINDS = ("deal", "show", "pass", "bury", "play", "redeal")

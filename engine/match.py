@@ -87,8 +87,9 @@ class MatchState(BaseModel):
         self.hand = HandState.new(self.rules, hand_seed(self.seed, n), n, dealer, self.levels)
         return [HandStarted(n, dealer, self.hand.level)]
 
-    def check_time_limit(self, elapsed_minutes: float) -> bool:
+    def check_time_limit(self, elapsed_minutes: float) -> list[Event]:
         """End the match if the time limit passed: higher level wins, equal → defenders.
+        Returns what happened: ``MatchWon(by_time=True)``, or nothing (an empty list).
 
         **[decided]** "The defenders" are the current hand's; between hands (the hand
         is done) they are the next hand's: the next dealer's team. Before anyone deals
@@ -96,15 +97,16 @@ class MatchState(BaseModel):
         """
         limit = self.rules.time_limit_min
         if self.finished or limit is None or elapsed_minutes < limit:
-            return False
+            return []
         result = self.hand.result
         if result is not None:
             defenders: int | None = team_of(result.next_dealer)
         else:
             defenders = self.hand.defenders
-        self.winner = time_limit_winner(self.levels, defenders or 0)
+        winner = time_limit_winner(self.levels, defenders or 0)
+        self.winner = winner
         self.ended_by_time = True
-        return True
+        return [MatchWon(winner, by_time=True)]
 
     def public_observation(self) -> PublicView:
         """The hand's public view, with the match's end (winner, by time) and turn."""

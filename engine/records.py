@@ -21,6 +21,8 @@ class PlayRecord(BaseModel):
     cards: list[Card]
     # a failed throw: what the leader tried; ``cards`` is the forced play
     attempted: list[Card] | None = None
+    # a failed throw: what in another hand beat the unit that failed (it is the forced play)
+    beaten_by: list[Card] | None = None
 
 
 class Trick(BaseModel):

@@ -173,17 +173,24 @@ def advance(rules: RuleSet, level: int, steps: int, *, defended: bool = True) ->
     team played this hand as the defenders; otherwise (taking over) a team that
     stands on a stop stays there. Under ``wrap`` A is followed by 2.
     """
+    level += climb(rules, level, steps, defended=defended)
+    return level % NUM_RANKS if rules.target_level is None else level
+
+
+def climb(rules: RuleSet, level: int, steps: int, *, defended: bool = True) -> int:
+    """How many levels a team going up ``steps`` from ``level`` actually climbs (the
+    stops of :func:`advance` cut it short); under ``wrap`` 13 is a full round to the
+    same rank, not 0."""
     stops = rules.stops
     target = rules.target_level
     if steps <= 0 or (level in stops and not defended):
-        return level
+        return 0
     if target is not None and level >= target:
-        return level
-    for _ in range(steps):
-        level = (level + 1) % NUM_RANKS if target is None else level + 1
-        if level in stops:
-            break
-    return level
+        return 0
+    for done in range(1, steps + 1):
+        if (level + done) % NUM_RANKS in stops:
+            return done
+    return steps
 
 
 @dataclass(frozen=True, slots=True)

@@ -312,3 +312,50 @@ def check_throw(
     key = ctx.sort_key
     forced = min(beaten, key=lambda u: (u.top, u.pairs, key[u.cards[0]]))
     return list(forced.cards)
+
+
+def throw_beater(
+    ctx: TrumpContext, unit_cards: Sequence[int], others: Sequence[Sequence[int]]
+) -> list[int]:
+    """What beat a failed throw's unit (8.3): the highest unit of its kind and size in
+    its class among the other hands (a single, a pair, a tractor), strongest first;
+    [] when no other hand beats it."""
+    units = decompose(ctx, list(unit_cards))
+    if not units or len(units) != 1:
+        return []
+    unit = units[0]
+    cls, order = ctx.suit_class, ctx.order
+    klass = cls[unit.cards[0]]
+    best: list[int] = []
+    best_top = unit.top
+    for hand in others:
+        if unit.pairs == 0:
+            for c in hand:
+                if cls[c] == klass and order[c] > best_top:
+                    best, best_top = [c], order[c]
+            continue
+        pairs = pair_ids(ctx, hand, klass)
+        if unit.pairs == 1:
+            for c in pairs:
+                if order[c] > best_top:
+                    best, best_top = [c, c], order[c]
+            continue
+        top = best_tractor_top(profile_of(ctx, pairs, klass), unit.pairs)
+        if top > best_top:
+            by_order = {order[c]: c for c in pairs}
+            best = [by_order[o] for o in range(top, top - unit.pairs, -1) for _ in (0, 1)]
+            best_top = top
+    return best
+
+
+def play_kind(
+    ctx: TrumpContext, lead: Sequence[int], cards: Sequence[int], leads: bool
+) -> str | None:
+    """How a play reads at the table: ``"throw"`` (甩牌: a lead of several units that
+    stood), ``"ruff"`` (毙: trumps matching the shape of an off-suit lead), else None."""
+    info = lead_summary(ctx, tuple(lead))
+    if leads:
+        return "throw" if len(info.units) > 1 else None
+    if info.klass != TRUMP and ruff_top(ctx, info, cards) >= 0:
+        return "ruff"
+    return None

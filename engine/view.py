@@ -92,6 +92,7 @@ class FailedThrow:
     attempted: tuple[Card, ...]
     forced: tuple[Card, ...]
     penalty: int
+    beaten_by: tuple[Card, ...] = ()
 
 
 @dataclass(slots=True, kw_only=True)
@@ -129,6 +130,9 @@ class PublicView:
     revealed_kitty: list[Card] | None = None
     show_records: tuple[ShowRecord, ...] = ()  # each show with what it did
     overturns: int = 0
+    # later_declare = dealer_team: whether the dealer's team could declare when the deal
+    # ended with nothing declared (False: 叫不起, the attackers may); None: not asked
+    dealer_team_can_declare: bool | None = None
     passed: tuple[Seat, ...] = ()  # after-deal window: passed since the last show
     match_winner: Team | None = None
     ended_by_time: bool = False
@@ -218,6 +222,7 @@ class PublicView:
                 attempted=tuple(p.attempted),
                 forced=tuple(p.cards),
                 penalty=failed_throw_penalty(self.rules, p, defenders),
+                beaten_by=tuple(p.beaten_by or ()),
             )
             for i, trick in enumerate(self.tricks)
             for p in trick.plays

@@ -17,8 +17,10 @@ _expect="$(printf '%s\n' "$_want"; cksum < "$_lock"; cksum < pyproject.toml)"
 if [ "$(cat "$_stamp" 2>/dev/null)" != "$_expect" ]; then
     if [ "$_have" = none ]; then
         echo "Installing dependencies into .venv (first run, about a minute)…" >&2
+    elif [ "$_have" != "$_want" ]; then
+        echo "Installing the test tools into .venv (once)…" >&2
     else
-        echo "Updating .venv from $_lock (it or pyproject.toml changed)…" >&2
+        echo "Updating .venv: $_lock or pyproject.toml changed…" >&2
     fi
     if [ ! -x .venv/bin/python ]; then
         python3 -m venv .venv

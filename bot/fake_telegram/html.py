@@ -183,3 +183,14 @@ def _decode_entity(match: re.Match[str]) -> str:
 def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
     """Return (visible text, entities) or raise 400 "can't parse entities"."""
     return _HtmlParser(source).run()
+
+
+_TAG_RE = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(\s[^<>]*)?>")
+
+
+def unescaped(source: str) -> list[str]:
+    """The ``<``, ``>`` and ``&`` of ``source`` that are neither part of a tag nor of an
+    entity: Telegram tolerates a lone ``&`` or ``>``, but the Bot API asks for every one
+    escaped (``&lt;`` ``&gt;`` ``&amp;``), and a careful bot follows it."""
+    rest = _ENTITY_RE.sub("", _TAG_RE.sub("", source))
+    return [c for c in rest if c in "<>&"]

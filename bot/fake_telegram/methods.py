@@ -170,6 +170,7 @@ async def get_updates(core: TelegramCore, p: Params) -> list[JSON]:
 @api("setWebhook")
 async def set_webhook(core: TelegramCore, p: Params) -> bool:
     core.webhook_url = p.str("url") or ""
+    core.wake_polls()  # a long poll under way ends; the next one is refused (409)
     if p.bool("drop_pending_updates"):
         core.updates.clear()
     return True

@@ -34,6 +34,7 @@ class Button:
     text: str
     data: str | None = None
     url: str | None = None
+    web_app: str | None = None  # a Mini App button's address
 
     @property
     def target(self) -> str | None:
@@ -73,7 +74,15 @@ class Message:
         """The current inline keyboard as rows of :class:`Button`."""
         rows = (self.reply_markup or {}).get("inline_keyboard", [])
         return [
-            [Button(b.get("text", ""), b.get("callback_data"), b.get("url")) for b in row]
+            [
+                Button(
+                    b.get("text", ""),
+                    b.get("callback_data"),
+                    b.get("url"),
+                    (b.get("web_app") or {}).get("url"),
+                )
+                for b in row
+            ]
             for row in rows
         ]
 

@@ -6,6 +6,7 @@ JSON bodies carry native values. Both arrive here as one mapping.
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -14,20 +15,25 @@ from .errors import bad_request
 
 
 class Params:
-    def __init__(self, raw: Mapping[str, Any], files: Mapping[str, bytes] | None = None) -> None:
+    # the methods str, int, float and bool shadow the builtins in this class body, so its
+    # annotations name the builtins as builtins.str etc.
+
+    def __init__(
+        self, raw: Mapping[builtins.str, Any], files: Mapping[builtins.str, bytes] | None = None
+    ) -> None:
         self.raw = dict(raw)
         self.files = dict(files or {})
 
-    def has(self, name: str) -> bool:
+    def has(self, name: builtins.str) -> builtins.bool:
         return self.raw.get(name) not in (None, "")
 
-    def str(self, name: str, default: str | None = None) -> str | None:
+    def str(self, name: builtins.str, default: builtins.str | None = None) -> builtins.str | None:
         value = self.raw.get(name)
         if value is None:
             return default
         return value if isinstance(value, str) else json.dumps(value)
 
-    def int(self, name: str, default: int | None = None) -> int | None:
+    def int(self, name: builtins.str, default: builtins.int | None = None) -> builtins.int | None:
         value = self.raw.get(name)
         if value is None or value == "":
             return default
@@ -36,7 +42,9 @@ class Params:
         except (TypeError, ValueError):
             raise bad_request(f"invalid {name} specified") from None
 
-    def float(self, name: str, default: float | None = None) -> float | None:
+    def float(
+        self, name: builtins.str, default: builtins.float | None = None
+    ) -> builtins.float | None:
         value = self.raw.get(name)
         if value is None or value == "":
             return default
@@ -45,7 +53,7 @@ class Params:
         except (TypeError, ValueError):
             raise bad_request(f"invalid {name} specified") from None
 
-    def bool(self, name: str, default: bool = False) -> bool:
+    def bool(self, name: builtins.str, default: builtins.bool = False) -> builtins.bool:
         value = self.raw.get(name)
         if value is None:
             return default
@@ -53,7 +61,7 @@ class Params:
             return value.strip().lower() in {"true", "1"}
         return bool(value)
 
-    def json(self, name: str, what: str = "JSON object") -> Any:
+    def json(self, name: builtins.str, what: builtins.str = "JSON object") -> Any:
         value = self.raw.get(name)
         if not isinstance(value, str):
             return value
@@ -62,7 +70,7 @@ class Params:
         except ValueError:
             raise bad_request(f"can't parse {what}") from None
 
-    def chat_id(self, name: str = "chat_id") -> int | str:
+    def chat_id(self, name: builtins.str = "chat_id") -> builtins.int | builtins.str:
         value = self.raw.get(name)
         if value is None or value == "":
             raise bad_request(f"{name} is empty")

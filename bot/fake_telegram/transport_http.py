@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import socket
 from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from .core import TelegramCore
+from .transport_inprocess import json_bytes
 
 
 class HttpServer:
@@ -39,6 +39,10 @@ class HttpServer:
             self._runner = None
 
     async def _handle(self, request: web.Request) -> web.Response:
+        if self.core.unreachable:  # no answer: the client sees a dropped connection
+            if request.transport is not None:
+                request.transport.close()
+            return web.Response(status=502)
         params, files = await read_params(request)
         status, body = await self.core.handle(
             request.match_info["token"], request.match_info["method"], params, files
@@ -57,6 +61,8 @@ async def read_params(request: web.Request) -> tuple[dict[str, Any], dict[str, b
     elif request.content_type == "multipart/form-data":
         reader = await request.multipart()
         async for part in reader:
+            if not isinstance(part, BodyPartReader):
+                continue  # a nested multipart: the Bot API sends none
             if part.filename is not None:
                 files[part.name or ""] = await part.read()
             else:
@@ -67,4 +73,4 @@ async def read_params(request: web.Request) -> tuple[dict[str, Any], dict[str, b
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return json_bytes(value).decode("utf-8")

@@ -42,6 +42,8 @@ class FakeRequest(BaseRequest):
         connect_timeout: ODVInput[float] = DEFAULT_NONE,
         pool_timeout: ODVInput[float] = DEFAULT_NONE,
     ) -> tuple[int, bytes]:
+        if self.core.unreachable:
+            raise ConnectionRefusedError("[Errno 111] Connect call failed (fake Telegram)")
         token, api_method = _split_url(url)
         params: dict[str, str] = {}
         files: dict[str, bytes] = {}
@@ -51,7 +53,16 @@ class FakeRequest(BaseRequest):
                 content = part[1]
                 files[name] = content if isinstance(content, bytes) else content.read()
         status, body = await self.core.handle(token, api_method, params, files)
-        return status, json.dumps(body, ensure_ascii=False).encode("utf-8")
+        return status, json_bytes(body)
+
+
+def json_bytes(body: object) -> bytes:
+    """The answer as UTF-8 JSON; text that is not valid Unicode (a lone surrogate, e.g.
+    in forged callback data) as ``\\u`` escapes, as Telegram's JSON carries it."""
+    try:
+        return json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(body).encode("ascii")
 
 
 def _split_url(url: str) -> tuple[str, str]:

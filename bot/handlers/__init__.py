@@ -11,7 +11,7 @@ from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
-from bot import i18n
+from bot import codec, i18n
 from bot.game import GameService
 from bot.members import Members
 from bot.outbox import Content
@@ -29,12 +29,16 @@ def members(context: ContextTypes.DEFAULT_TYPE) -> Members:
 
 
 async def chat_lang(context: ContextTypes.DEFAULT_TYPE, update: Update) -> str:
-    """The group's language, else the user's Telegram language, else the default."""
+    """In a group, the group's language (its setting, which its first game's creator
+    chose; else an open game's); in a private chat, and in a group that never had a
+    game, the user's Telegram language; else the default."""
     svc = service(context)
     chat = update.effective_chat
     group_lang = None
     if chat is not None and chat.type != "private":
         group_lang = (await svc.chats.settings(chat.id)).lang
+        if group_lang is None:  # a game opened before groups remembered a language
+            group_lang = next((g.rec.lang for g in await svc.games_in(chat.id)), None)
     user = update.effective_user
     return i18n.pick(
         group_lang, user.language_code if user else None, svc.settings.default_language
@@ -97,3 +101,33 @@ async def edit_query_message(
     markup = kwargs.get("reply_markup")
     html = kwargs.get("parse_mode") == ParseMode.HTML
     box.put(key, Content(text, markup if isinstance(markup, InlineKeyboardMarkup) else None, html))
+
+
+def describe(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+    """Which update, where: its id, chat, the chat's open games (a DM: the games its
+    person sits in) and the command's name; never names, texts or arguments (they are
+    personal data)."""
+    parts = [f"update {update.update_id}"]
+    chat = update.effective_chat
+    if chat is not None:
+        parts.append(f"in chat {chat.id}")
+        svc: GameService | None = context.bot_data.get("service")
+        games = [
+            g.rec.id
+            for g in (svc.games.values() if svc else ())
+            if g.rec.status in ("lobby", "running")
+            and (g.rec.chat_id == chat.id or (chat.id > 0 and g.rec.seat_of(chat.id) is not None))
+        ]
+        if games:
+            parts.append("game " + ", ".join(map(str, games)))
+    query = update.callback_query
+    if query is not None:
+        try:
+            press = codec.decode(query.data)
+            parts.append(f"press {press.kind} of game {press.game}")
+        except codec.BadData:
+            parts.append("a press")
+    msg: Message | None = update.effective_message
+    if query is None and msg is not None and (msg.text or "").startswith("/"):
+        parts.append("command " + (msg.text or "").split()[0].split("@")[0][:32])
+    return " ".join(parts)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from html import escape
-
 from telegram import Update
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
@@ -11,7 +9,7 @@ from telegram.ext import ContextTypes
 from bot import codec, i18n
 from bot.handlers import chat_lang, group_command, is_member, reply, service
 from bot.i18n import t
-from bot.render.names import clip
+from bot.render.names import clip, shown
 
 ANONYMOUS_ADMIN = 1087968824  # @GroupAnonymousBot
 
@@ -55,8 +53,17 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(context, msg, t(lang, "start.group"))
         return
     payload = context.args[0] if context.args else ""
-    if not payload:
-        await reply(context, msg, t(lang, "help"), parse_mode=ParseMode.HTML)
+    if not payload:  # the bot opened (or unblocked): their hands back, else how to play
+        games = await svc.chats.dm_started(user.id)
+        for game in games:
+            back = t(
+                game.rec.user_lang(user.id, user.language_code),
+                "join.back",
+                group=shown(game.rec.chat_title or "?"),
+            )
+            await reply(context, msg, back, parse_mode=ParseMode.HTML)
+        if not games:
+            await reply(context, msg, t(lang, "help"), parse_mode=ParseMode.HTML)
         return
     try:
         kind, game_id, seat = codec.decode_payload(payload)
@@ -68,7 +75,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(context, msg, t(lang, "join.no_game"))
         return
     lang = game.rec.user_lang(user.id, user.language_code)
-    group = escape(game.rec.chat_title or "?")
+    group = shown(game.rec.chat_title or "?")
     if kind == "open":
         key = await svc.chats.open_dm(game_id, user.id)
     elif kind == "take" and not await is_member(context, game.rec.chat_id, user.id):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from html import escape
-
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
@@ -13,6 +11,7 @@ from bot.game import Answer, Game
 from bot.handlers import chat_lang, edit_query_message, group_command, is_admin, reply, service
 from bot.handlers.lobby import display_name
 from bot.i18n import t
+from bot.render.names import shown
 
 
 async def _may_manage(context: ContextTypes.DEFAULT_TYPE, game: Game, user_id: int) -> bool:
@@ -35,7 +34,7 @@ async def endgame_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         await reply(context, msg, t(lang, "endgame.refused"))
         return
     if game.rec.status == "lobby":
-        await svc.chats.end_game(game, escape(display_name(user)))
+        await svc.chats.end_game(game, shown(display_name(user)))
         return
     hand = game.match.hand_number if game.match else 0
     yes = codec.Press(Kind.END, game.rec.id, hand, 0).encode()
@@ -67,7 +66,7 @@ async def end_press(
     elif press.kind == Kind.KEEP:
         text, answer = t(lang, "endgame.kept"), Answer(t(lang, "endgame.kept"))
     else:
-        done = await svc.chats.end_game(game, escape(display_name(user)))
+        done = await svc.chats.end_game(game, shown(display_name(user)))
         if not done:
             text, answer = t(lang, "endgame.none"), Answer(t(lang, "stale"))
         else:
@@ -89,7 +88,7 @@ async def takeover_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await reply(context, msg, t(lang, "endgame.none"))
         return
     arg = context.args[0] if context.args else ""
-    if not (arg.isdigit() and 1 <= int(arg) <= 4):
+    if arg not in ("1", "2", "3", "4"):  # not isdigit(): "²" and "⑦" pass it, not int()
         await reply(context, msg, t(lang, "takeover.usage"))
         return
     seat = int(arg) - 1

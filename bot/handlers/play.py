@@ -23,10 +23,11 @@ from telegram.ext import ContextTypes
 from bot import codec
 from bot.codec import END_KINDS, LOBBY_KINDS, Kind
 from bot.game import Answer, StepFailed
-from bot.handlers import chat_lang, is_admin, service
+from bot.handlers import chat_lang, describe, is_admin, service
 from bot.handlers.manage import end_press
 from bot.handlers.settings import settings_press
 from bot.i18n import t
+from bot.store import database_fault
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +40,11 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         answer = await _route(update, context)
     except StepFailed:  # logged with the game's id; the game is as it was saved
         answer = Answer(t(await chat_lang(context, update), "error.undone"), alert=True)
-    except Exception:
-        log.exception("callback %r failed", query.data)
+    except Exception as e:
+        if fault := database_fault(e):  # a full disk: one line, no traceback
+            log.error("%s failed (%s)", describe(update, context), fault)
+        else:
+            log.exception("%s failed", describe(update, context))
         answer = Answer(t(await chat_lang(context, update), "error"), alert=True)
     try:
         await query.answer(answer.text[:200] or None, show_alert=answer.alert)
@@ -69,4 +73,6 @@ async def _route(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Answer:
         boss = press.kind == Kind.LEAVE or user.id == game.rec.creator_id
         admin = not boss and await is_admin(context, game.rec.chat_id, user.id)
         return await svc.lobby.press(game, press, user.id, admin, user.language_code)
-    return await svc.hands.press(game, press, user.id, user.language_code)
+    msg = query.message
+    dm_message = msg.message_id if msg is not None and msg.chat.type == "private" else None
+    return await svc.hands.press(game, press, user.id, user.language_code, dm_message)

@@ -46,7 +46,7 @@ def rules_text(lang: str, rules: RuleSet, topic: str | None, running: RuleSet | 
         return t(lang, "rules.title.cards", preset=preset) + "\n\n" + body
     if topic == "declaring":
         body = t(lang, "rules.declaring.joker" if rules.declare_with_joker else "rules.declaring")
-        order = " > ".join("♠♥♣♦"[s] for s in rules.overturn_suit_order)
+        order = " &gt; ".join("♠♥♣♦"[s] for s in rules.overturn_suit_order)
         body += "\n" + t(lang, "rules.overturn", order=order)
         later = "rules.later.chaodi" if rules.later_overturn == "chaodi" else "rules.later.before"
         body += "\n" + t(lang, later)
@@ -68,7 +68,7 @@ def rules_text(lang: str, rules: RuleSet, topic: str | None, running: RuleSet | 
         else:
             body += "\n" + t(lang, "rules.end.target", level=rank_label(target))
         if rules.must_play:
-            ranks = ", ".join(rank_label(r) for r in rules.must_play)
+            ranks = t(lang, "list.sep").join(rank_label(r) for r in rules.must_play)
             body += "\n" + t(lang, "rules.must_play", ranks=ranks)
         if rules.time_limit_min:
             body += "\n" + t(lang, "rules.time_limit", minutes=rules.time_limit_min)

@@ -108,10 +108,11 @@ async def settings_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
 
 async def startlevel_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Hidden: /startlevel <rank> sets the level both teams start new matches at."""
-    msg, chat, user = update.effective_message, update.effective_chat, update.effective_user
-    if msg is None or chat is None or user is None or chat.type == "private":
+    found = await group_command(update, context, "settings.private")
+    user = update.effective_user
+    if found is None or user is None:
         return
-    lang = await chat_lang(context, update)
+    msg, chat, lang = found
     if not await _may_change(context, chat.id, user.id):
         await reply(context, msg, t(lang, "settings.admins_only"))
         return

@@ -43,5 +43,17 @@ def t(lang: str, key: str, **kw: Any) -> str:
     return text.format(**kw) if kw else text
 
 
+def plural(lang: str, key: str, count: int, /, **kw: Any) -> str:
+    """``key`` for ``count`` (filled in as ``{n}`` unless ``kw`` gives ``n``):
+    ``key.one`` for one where the language has a singular, ``key.zero`` for none where
+    the catalog has it, else ``key.other``."""
+    form = "other"
+    if count == 0 and has(lang, f"{key}.zero"):
+        form = "zero"
+    elif count == 1 and has(lang, f"{key}.one"):
+        form = "one"
+    return t(lang, f"{key}.{form}", **({"n": count} | kw))
+
+
 def has(lang: str, key: str) -> bool:
     return key in catalog(lang)

@@ -4,13 +4,12 @@ the engine's (the hand's result, each trick's winner and points)."""
 
 from __future__ import annotations
 
-from html import escape
-
 from bot.history import GroupStats, HandRecord, Highlight, MatchRecord, PlayerStats
-from bot.i18n import t
+from bot.i18n import plural, t
 from bot.outbox import Content
 from bot.render.cards import cards_label, rank_label, suit_label
 from bot.render.chart import level_chart
+from bot.render.names import shown
 from engine.hand import team_of
 
 MAX_TEXT = 4000  # Telegram's limit is 4096 characters
@@ -20,11 +19,11 @@ def _name(rec: HandRecord | MatchRecord, seat: int, lang: str) -> str:
     s = rec.seats[seat]
     if s.computer or s.user_id is None:
         return t(lang, "computer_seat", n=seat + 1)
-    return escape(s.name or "?")
+    return shown(s.name or "?")
 
 
 def _names(rec: HandRecord | MatchRecord, seats: list[int], lang: str) -> str:
-    return ", ".join(_name(rec, s, lang) for s in seats)
+    return t(lang, "list.sep").join(_name(rec, s, lang) for s in seats)
 
 
 def last_text(lang: str, rec: HandRecord, seat: int | None = None) -> str:
@@ -38,7 +37,7 @@ def last_text(lang: str, rec: HandRecord, seat: int | None = None) -> str:
         t(
             lang,
             "last.title",
-            group=escape(rec.chat_title or "?"),
+            group=shown(rec.chat_title or "?"),
             n=rec.hand_no,
             level=rank_label(hand.level),
             trump=suit_label(hand.trump, lang),
@@ -122,7 +121,7 @@ def _player_line(lang: str, p: PlayerStats, with_name: bool = True) -> str:
         attacked=p.attacked,
         took=p.took_over,
     )
-    return f"<b>{escape(p.name or '?')}</b>: {line}" if with_name else line
+    return t(lang, "stats.named", name=shown(p.name or "?"), line=line) if with_name else line
 
 
 def _highlight(lang: str, key: str, h: Highlight | None) -> str:
@@ -141,7 +140,7 @@ def stats_text(lang: str, title: str, stats: GroupStats) -> str:
     if not stats.hands:
         return t(lang, "stats.empty")
     lines = [
-        t(lang, "stats.title", group=escape(title or "?")),
+        t(lang, "stats.title", group=shown(title or "?")),
         t(lang, "stats.totals", matches=stats.matches, hands=stats.hands),
         "",
         *(_player_line(lang, p) for p in stats.players),
@@ -157,7 +156,7 @@ def me_text(lang: str, name: str, p: PlayerStats | None) -> str:
         return t(lang, "stats.me.empty")
     return "\n".join(
         [
-            t(lang, "stats.me.title", name=escape(name or "?"), groups=p.groups),
+            plural(lang, "stats.me.title", p.groups, name=shown(name or "?")),
             _player_line(lang, p, with_name=False),
         ]
     )
@@ -170,6 +169,6 @@ def chart_message(lang: str, m: MatchRecord) -> Content:
         "chart.caption",
         a=_names(m, [0, 2], lang),
         b=_names(m, [1, 3], lang),
-        winner="AB"[m.winner],
+        winner=t(lang, f"team.short.{m.winner}"),
     )
-    return Content(caption, photo=level_chart(m.progression))
+    return Content(caption, photo=level_chart(m.progression, lang))

@@ -11,8 +11,14 @@ buttons with ``text`` and ``callback_data``.
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
+
+import regex
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,12 +32,67 @@ class Button:
 
 
 @dataclass(frozen=True, slots=True)
+class WebAppButton:
+    """A button opening the Mini App at ``web_app_url`` (private chats only)."""
+
+    text: str
+    web_app_url: str
+    callback_data: None = None
+    url: None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "web_app": {"url": self.web_app_url}}
+
+
+@dataclass(frozen=True, slots=True)
 class Keyboard:
-    inline_keyboard: tuple[tuple[Button, ...], ...]
+    inline_keyboard: tuple[tuple[Button | WebAppButton, ...], ...]
 
     @classmethod
-    def of(cls, rows: list[list[Button]]) -> Keyboard:
+    def of(cls, rows: list[list[Button | WebAppButton]]) -> Keyboard:
         return cls(tuple(tuple(row) for row in rows))
 
     def to_dict(self) -> dict[str, Any]:
         return {"inline_keyboard": [[b.to_dict() for b in row] for row in self.inline_keyboard]}
+
+
+# Rows that a phone shows uncut. Telegram gives each button of a row the same width, so
+# a row holds as many buttons as its widest label allows: ROW_UNITS units of about one
+# digit's width at a phone's button font for a 360 px wide screen, at most ROW_MAX
+# (Telegram's). Measured in the sandbox page at 360×640 (tests/sandbox/test_browser.py):
+# 7 × "✓♦️10" fit and 8 do not (44 units fit, 48 cut); 40 keeps one button of margin.
+ROW_MAX = 8
+ROW_UNITS = 40
+_GRAPHEME = regex.compile(r"\X")
+
+
+def label_units(text: str) -> int:
+    """A label's width in units: an emoji or a CJK character 2, anything else 1, plus 1
+    of the button's padding."""
+    units = 1
+    for g in _GRAPHEME.findall(text):
+        wide = "\ufe0f" in g or ord(g[0]) >= 0x1F000
+        wide = wide or unicodedata.east_asian_width(g[0]) in ("W", "F")
+        units += 2 if wide else 1
+    return units
+
+
+def per_row(labels: Sequence[str]) -> int:
+    """How many buttons with these labels fit a row uncut."""
+    widest = max((label_units(x) for x in labels), default=1)
+    return max(1, min(ROW_MAX, ROW_UNITS // widest))
+
+
+def even_rows(items: Sequence[T], n: int) -> list[list[T]]:
+    """``items`` in rows of at most ``n``, as even as can be: 9 in rows of 8 are 5 + 4,
+    never 8 + a lone one."""
+    if not items:
+        return []
+    count = -(-len(items) // n)
+    size, extra = divmod(len(items), count)
+    rows, at = [], 0
+    for i in range(count):
+        take = size + (1 if i < extra else 0)
+        rows.append(list(items[at : at + take]))
+        at += take
+    return rows

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from html import escape
-
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import codec
@@ -12,6 +10,7 @@ from bot.models import GameRecord, Seat
 from bot.options import game_rules
 from bot.outbox import Content
 from bot.render.cards import rank_label
+from bot.render.names import shown
 from bot.render.settings import changed_line
 from engine.seats import SEATS, TEAMS
 
@@ -21,11 +20,7 @@ def seat_name(seat: Seat, lang: str) -> str:
         return t(lang, "computer_name")
     if seat.user_id is None:
         return t(lang, "lobby.empty")
-    return escape(seat.name)
-
-
-def deep_link(bot_username: str, payload: str) -> str:
-    return f"https://t.me/{bot_username}?start={payload}"
+    return shown(seat.name)
 
 
 def lobby(rec: GameRecord, bot_username: str) -> Content:
@@ -67,7 +62,7 @@ def _lobby_keyboard(rec: GameRecord, bot_username: str) -> InlineKeyboardMarkup:
     seat_buttons = [
         InlineKeyboardButton(
             t(lang, "btn.sit", n=i + 1),
-            url=deep_link(bot_username, codec.join_payload(rec.id, i)),
+            url=codec.deep_link(bot_username, codec.join_payload(rec.id, i)),
         )
         for i, s in enumerate(rec.seats)
         if s.empty

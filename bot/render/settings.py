@@ -19,10 +19,15 @@ CHANGED = "✱"
 
 
 def value_text(lang: str, opt: Option, value: Any) -> str:
+    """The option's value in the HTML of a screen (a label such as ``♠ > ♥`` escaped)."""
+    return escape(_label(lang, opt, value), quote=False)
+
+
+def _label(lang: str, opt: Option, value: Any) -> str:
     codes = codes_of(opt, value)
     if opt.multi:
         labels = [opt.text(lang, c) for c in opt.choices if c in codes]
-        return ", ".join(labels) or t(lang, "opt.none")
+        return t(lang, "list.sep").join(labels) or t(lang, "opt.none")
     if codes:
         return opt.text(lang, next(iter(codes)))
     return opt.text(lang, _number(value)) if opt.label is not None else str(value)

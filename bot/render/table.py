@@ -13,19 +13,20 @@ rule is computed in this module.
 
 from __future__ import annotations
 
-from html import escape
-
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import codec
-from bot.i18n import t
+from bot import codec, slots
+from bot.i18n import plural, t
 from bot.models import GameRecord
 from bot.outbox import Content
 from bot.render.cards import cards_label, rank_label, suit_label
-from bot.render.names import clip
+from bot.render.names import shown
+from bot.slots import SlotKey
 from engine.match import MatchState
-from engine.records import PlayRecord, Trick
+from engine.records import PlayRecord, Trick, failed_throw_penalty
+from engine.scoring import TAKE_OVER, hand_outcome
 from engine.seats import SEATS, Seat
+from engine.tricks import play_kind
 from engine.view import PublicView
 
 NAME_LIMIT = 16  # graphemes of a name in a table line
@@ -36,7 +37,7 @@ def name_of(rec: GameRecord, seat: Seat, lang: str | None = None) -> str:
     s = rec.seats[seat]
     if s.computer:
         return t(lang or rec.lang, "computer_seat", n=seat + 1)
-    return escape(clip(s.name or "?", NAME_LIMIT))
+    return shown(s.name or "?", NAME_LIMIT)
 
 
 def trump_label(view: PublicView, lang: str) -> str:
@@ -62,18 +63,21 @@ def seats_block(rec: GameRecord, view: PublicView) -> str:
     lang = rec.lang
     lines = []
     for seat in SEATS:
-        mark = "▶" if seat == view.turn and view.phase != "done" else "  "
+        live = view.phase != "done" and rec.status == "running"
+        mark = "▶" if seat == view.turn and live else "  "
         role = t(lang, "role.dealer") if seat == view.dealer else ""
         auto = " 🤖" if rec.seats[seat].auto else ""
         team = t(lang, f"team.short.{view.team_of(seat)}")
-        count = t(lang, "table.count", n=view.card_counts[seat])
+        count = plural(lang, "table.count", view.card_counts[seat])
         lines.append(f"{mark}{seat + 1}. {name_of(rec, seat)} [{team}]{role}{auto} · {count}")
     return "\n".join(lines)
 
 
 def shows_block(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
-    """Each show of the hand with what it did (亮主 / 加固 / 反主)."""
-    return [
+    """Each show of the hand with what it did (亮主 / 加固 / 反主); under joker_declare
+    first whether the dealer's team could declare when the deal ended (叫不起)."""
+    checked = dealer_team_line(view, lang)
+    return ([checked] if checked else []) + [
         t(
             lang,
             "table.show",
@@ -83,6 +87,12 @@ def shows_block(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
         )
         for s in view.show_records
     ]
+
+
+def dealer_team_line(view: PublicView, lang: str) -> str | None:
+    """joker_declare: whether the dealer's team could declare when the deal ended."""
+    can = view.dealer_team_can_declare
+    return None if can is None else t(lang, f"table.dealer_team.{'can' if can else 'cannot'}")
 
 
 def kitty_decided(view: PublicView, lang: str) -> str | None:
@@ -95,12 +105,40 @@ def kitty_decided(view: PublicView, lang: str) -> str | None:
     return t(lang, "table.kitty_decided", cards=cards, trump=suit_label(view.trump, lang))
 
 
-def play_text(view: PublicView, play: PlayRecord, lang: str) -> str:
-    cards = cards_label(view.ctx.sorted(list(play.cards)), lang)
-    if play.attempted is None:
+def play_text(view: PublicView, play: PlayRecord, lang: str, trick: Trick | None = None) -> str:
+    """A play's cards; a failed throw says what was tried, what beat it and the
+    penalty; with its ``trick``, a successful throw (甩牌) and a ruff (毙) are marked
+    (the engine classifies: :func:`engine.tricks.play_kind`)."""
+    ctx = view.ctx
+    cards = cards_label(ctx.sorted(list(play.cards)), lang)
+    if play.attempted is not None:
+        return failed_throw_text(view, play, lang)
+    if trick is None or not trick.plays:
         return cards
-    tried = cards_label(view.ctx.sorted(list(play.attempted)), lang)
-    return t(lang, "table.failed_throw", tried=tried, cards=cards)
+    kind = play_kind(ctx, trick.plays[0].cards, play.cards, play is trick.plays[0])
+    return cards + t(lang, f"mark.{kind}") if kind else cards
+
+
+def signed(n: int) -> str:
+    """A change of points with its sign, "+20" / "−10" (a minus sign, not a hyphen)."""
+    return f"{n:+d}".replace("-", "\u2212")
+
+
+def failed_throw_text(view: PublicView, play: PlayRecord, lang: str) -> str:
+    """A failed throw explained (RULES 8.3): what was tried, the unit that failed and
+    who holds what beat it, the forced play and the penalty as a figure of its own."""
+    ctx = view.ctx
+    tried = cards_label(ctx.sorted(list(play.attempted or [])), lang)
+    cards = cards_label(ctx.sorted(list(play.cards)), lang)
+    penalty = failed_throw_penalty(view.rules, play, view.defenders)
+    if play.beaten_by:
+        beaten_by = cards_label(ctx.sorted(list(play.beaten_by)), lang)
+        text = t(lang, "table.throw_failed.by", tried=tried, cards=cards, beaten_by=beaten_by)
+    else:
+        text = t(lang, "table.throw_failed", tried=tried, cards=cards)
+    if penalty:
+        text += t(lang, "table.throw_failed.penalty", penalty=signed(penalty))
+    return text
 
 
 # the most missed tricks a table repeats in full (only if output failed for long)
@@ -139,9 +177,9 @@ def trick_block(
         best = view.winning
     for play in trick.plays:
         mark = t(lang, "table.best") if play.seat == best else ""
-        text = play_text(view, play, lang)
+        text = play_text(view, play, lang, trick)
         lines.append(t(lang, "table.play", name=name_of(rec, play.seat, lang), cards=text) + mark)
-    if trick.winner is None and view.turn is not None:
+    if trick.winner is None and view.turn is not None and rec.status == "running":
         lines.append(t(lang, "table.waiting", name=name_of(rec, view.turn, lang)))
     return lines
 
@@ -154,11 +192,13 @@ def situation(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
         lines.append(decided)
     elif not lines:
         lines.append(t(lang, "table.no_show"))
+    if rec.status != "running":  # an ended game deals and waits for nobody
+        return lines
     phase = view.phase
     if phase == "dealing":
         lines.append(t(lang, "table.dealing", dealt=view.dealt, total=view.deal_total))
     elif phase == "after_deal":
-        waiting = ", ".join(name_of(rec, s, lang) for s in view.waiting_for)
+        waiting = t(lang, "list.sep").join(name_of(rec, s, lang) for s in view.waiting_for)
         lines.append(t(lang, "table.window", names=waiting))
     elif phase == "burying":
         lines.append(t(lang, "table.burying", name=name_of(rec, view.turn, lang)))  # type: ignore[arg-type]
@@ -168,16 +208,79 @@ def situation(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
 
 
 def points_line(view: PublicView, lang: str) -> str:
+    """The group's (live) points line: the attackers' points as they stand, penalties
+    apart, then what 80 means and the level table's next threshold."""
     team = t(lang, f"team.short.{view.attackers}")
-    return t(lang, "table.points", team=team, points=view.attackers_points)
+    line = t(lang, "table.points", team=team, points=view.attackers_points)
+    penalty = sum(f.penalty for f in view.failed_throws)
+    if penalty:
+        won = _won(view, len(view.tricks))
+        line += t(lang, "dm.points.penalty", tricks=won, penalty=signed(penalty))
+    context = points_context(view, lang, view.attackers_points)
+    return line + "\n" + context if context else line
+
+
+def _won(view: PublicView, tricks: int) -> int:
+    """The trick points the attackers won in the first ``tricks`` tricks."""
+    defenders = view.defenders
+    return sum(
+        tr.points
+        for tr in view.tricks[:tricks]
+        if tr.winner is not None and view.team_of(tr.winner) != defenders
+    )
+
+
+def next_step(view: PublicView, points: int) -> tuple[int, str, int] | None:
+    """The next threshold of the hand's level table above ``points``: (points, side,
+    steps), looked up in the engine's table (``hand_outcome``), or None."""
+    now = hand_outcome(view.rules, points)
+    for p in range(points - points % 5 + 5, 1000, 5):
+        side, steps = hand_outcome(view.rules, p)
+        if (side, steps) != now:
+            return p, side, steps
+    return None
+
+
+def points_text(view: PublicView, lang: str) -> list[str]:
+    """The attackers' points in context, after the last finished trick (so the line
+    stays true until the next one is won): trick points and penalties apart, what 80
+    means, the next threshold of the level table."""
+    done = sum(1 for trick in view.tricks if trick.winner is not None)
+    penalty = sum(f.penalty for f in view.failed_throws if f.trick < done)
+    total = view.points_after(done)
+    team = t(lang, f"team.short.{view.attackers}")
+    key = "dm.points.after" if done else "dm.points.start"
+    line = t(lang, key, team=team, k=done, points=total)
+    if penalty:
+        line += t(lang, "dm.points.penalty", tricks=_won(view, done), penalty=signed(penalty))
+    context = points_context(view, lang, total)
+    return [line, context] if context else [line]
+
+
+def points_context(view: PublicView, lang: str, total: int) -> str:
+    """What ``total`` means: how far 80 (the take-over) is, the next threshold of the
+    level table ("" when neither applies)."""
+    context = []
+    if total < TAKE_OVER:
+        context.append(t(lang, "dm.points.to_take_over", need=TAKE_OVER, more=TAKE_OVER - total))
+    step = next_step(view, total)
+    if step is not None and step[0] != TAKE_OVER:
+        at, side, steps = step
+        context.append(t(lang, f"dm.points.next.{side}", at=at, steps=steps))
+    return " · ".join(context)
 
 
 def table_message(
-    rec: GameRecord, match: MatchState, bot_username: str = "bot", seen: int | None = None
+    rec: GameRecord,
+    match: MatchState,
+    bot_username: str = "bot",
+    seen: int | None = None,
+    watch_url: str | None = None,
 ) -> Content:
     """The hand's live table, whole at every render; with the "Take seat" links of
     seats another member may take over while the hand runs. ``seen``: how many completed
-    tricks the group's table has shown; the ones it missed are shown again in full."""
+    tricks the group's table has shown; the ones it missed are shown again in full.
+    ``watch_url``: the Mini App's direct link to watch the table (a button of its own)."""
     lang, view = rec.lang, match.public_observation()
     lines = [header(rec, view, lang), "", seats_block(rec, view), ""]
     if view.phase in BEFORE_PLAY:
@@ -190,9 +293,15 @@ def table_message(
             lines += trick_block(rec, view, number, trick, lang)
             lines.append("")
         lines.append(points_line(view, lang))
+    if rec.status == "ended":
+        lines += ["", t(lang, "table.ended")]
     markup = None
     if view.phase != "done":
         markup = takeover_markup(rec, bot_username, takeable(rec))
+        if watch_url and rec.status == "running":
+            watch = [InlineKeyboardButton(t(lang, "btn.watch"), url=watch_url)]
+            rows = [*markup.inline_keyboard, watch] if markup is not None else [watch]
+            markup = InlineKeyboardMarkup(rows)
     return Content("\n".join(lines).strip(), markup)
 
 
@@ -212,15 +321,16 @@ def result_lines(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
             total=r.attackers_points,
         )
     )
-    if r.multiplier > 1:
-        lines.append(t(lang, "result.multiplier", m=r.multiplier))
+    if r.multiplier > 1:  # RULES.md 7: reported only; 2 ** overturns
+        overturns = r.multiplier.bit_length() - 1
+        lines.append(t(lang, "result.multiplier", m=r.multiplier, n=overturns))
     side = t(lang, f"result.winner.{r.winner}")
-    lines.append(t(lang, "result.outcome", side=side, steps=r.steps))
+    lines.append(plural(lang, "result.outcome", r.steps, side=side))
     a, b = (rank_label(x) for x in r.levels_after)
     lines.append(t(lang, "result.levels", a=a, b=b))
     team = view.match_winner
     if team is not None:
-        names = " & ".join(name_of(rec, s, lang) for s in SEATS if view.team_of(s) == team)
+        names = " &amp; ".join(name_of(rec, s, lang) for s in SEATS if view.team_of(s) == team)
         if view.ended_by_time:  # RULES.md 11: at the limit the higher level wins
             minutes = view.rules.time_limit_min
             lines.append(t(lang, "result.by_time", minutes=minutes, a=a, b=b))
@@ -265,7 +375,7 @@ def takeover_markup(
     buttons = [
         InlineKeyboardButton(
             t(rec.lang, "btn.take", n=i + 1),
-            url=f"https://t.me/{bot_username}?start={codec.take_payload(rec.id, i)}",
+            url=codec.deep_link(bot_username, codec.take_payload(rec.id, i)),
         )
         for i in seats
     ]
@@ -273,17 +383,23 @@ def takeover_markup(
 
 
 def table_key(rec: GameRecord, hand_number: int) -> str:
-    return f"g{rec.id}:h{hand_number}:table"
+    return slots.key(rec.id, "table", hand=hand_number)
 
 
 def group_messages(
-    rec: GameRecord, match: MatchState, bot_username: str = "bot", seen: int | None = None
-) -> list[tuple[str, Content]]:
+    rec: GameRecord,
+    match: MatchState,
+    bot_username: str = "bot",
+    seen: int | None = None,
+    watch_url: str | None = None,
+) -> list[tuple[SlotKey, Content]]:
     """Every group message of the current hand that may still change, oldest first:
-    the hand's table (``seen``: see :func:`table_message`), then its result once the
-    hand is over."""
-    base = f"g{rec.id}:h{match.hand_number}"
-    out = [(table_key(rec, match.hand_number), table_message(rec, match, bot_username, seen))]
+    the hand's table (``seen``, ``watch_url``: see :func:`table_message`), then its
+    result once the hand is over."""
+    n = match.hand_number
+    table = table_message(rec, match, bot_username, seen, watch_url)
+    out = [(SlotKey(rec.id, "table", hand=n), table)]
     if match.hand.is_terminal:
-        out.append((f"{base}:result", result_message(rec, match, live=rec.status == "running")))
+        live = rec.status == "running"
+        out.append((SlotKey(rec.id, "result", hand=n), result_message(rec, match, live=live)))
     return out

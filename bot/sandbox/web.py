@@ -3,7 +3,9 @@
 ``GET /`` the page (plain HTML/CSS/JS from ``static/``, no build step, nothing from the
 internet); ``GET /api/events?user=N`` server-sent events for person N: a snapshot, then
 every new, edited or deleted message of their chats; ``POST /api/<action>`` what a person
-does: send a text, tap a button, open a deep link, press START, quick start, app language.
+does: send a text, tap a button, open a deep link, press START, quick start, app language,
+open a ``web_app`` button (``/api/webapp``: the Mini App's address with signed launch data).
+``/webapp/`` is the Mini App itself (``bot.webapp``), as the bot serves it in production.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from aiohttp import web
 
 from bot.fake_telegram import SimUser
 from bot.sandbox.world import QuickStartError, Sandbox
+from bot.webapp import server as webapp
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +38,9 @@ def make_app(sandbox: Sandbox) -> web.Application:
     app.router.add_get("/file/{file_id}", file)
     for name, handler in ACTIONS.items():
         app.router.add_post(f"/api/{name}", handler)
+    # the Mini App as the bot serves it, with a stand-in for Telegram's script
+    stand_in = STATIC / "telegram-web-app.js"
+    app.add_subapp("/webapp/", webapp.make_app(lambda: sandbox.app, stand_in=stand_in))
     return app
 
 
@@ -153,7 +159,16 @@ async def language(request: web.Request) -> web.Response:
     return web.json_response({"ok": True})
 
 
+async def open_webapp(request: web.Request) -> web.Response:
+    sandbox, person, body = await _body(request)
+    try:
+        return web.json_response({"url": sandbox.webapp_launch(person, str(body.get("url")))})
+    except ValueError:
+        raise web.HTTPBadRequest(text="not this bot's Mini App") from None
+
+
 ACTIONS = {
+    "webapp": open_webapp,
     "send": send,
     "press": press,
     "link": link,

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from tempfile import TemporaryDirectory
 from typing import Any
+from urllib.parse import urlencode
 
 from bot import codec
 from bot.app import ALLOWED_UPDATES, build_application
@@ -25,6 +26,7 @@ from bot.config import Settings
 from bot.fake_telegram import FakeClock, FakeTelegram, RateLimits, SimUser
 from bot.fake_telegram.models import Chat, Message
 from bot.sandbox.markup import to_html
+from bot.webapp.auth import sign
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +36,8 @@ PEOPLE = {
 }
 GROUP_TITLE = {"zh": "升级沙盒", "en": "Shengji sandbox"}
 TELEGRAM_LANG = {"zh": "zh-hans", "en": "en"}
+# the Mini App's address as the bot is told it; the page serves it at /webapp/
+WEBAPP_URL = "https://sandbox.invalid/webapp/"
 ANSWER_WAIT = 10.0  # Telegram clients give up on a press's spinner after about this long
 
 
@@ -59,11 +63,12 @@ class Sandbox:
     def __init__(self, settings: Settings, lang: str = "zh") -> None:
         self.lang = lang if lang in PEOPLE else "zh"
         self.settings = settings
-        # Telegram's own rate limits: the sandbox shows the bot's real pacing
+        # Telegram's own rate limits for chats where people play (no bulk-notification
+        # cap): the sandbox shows the bot's real pacing
         self.world = FakeTelegram(
             bot_username="ShengjiSandboxBot",
             clock=FakeClock(time.time()),  # message times in the page are today's
-            rate_limits=RateLimits(),
+            rate_limits=RateLimits(global_per_second=None),
             http=False,
         )
         self.people = [
@@ -77,6 +82,7 @@ class Sandbox:
         self._shown: dict[tuple[int, int], str] = {}  # (chat, message) -> last snapshot sent
         self._dirty = asyncio.Event()
         self.world.core.watchers.append(self._dirty.set)
+        self.app: Any = None  # the bot's Application, while running
 
     # ------------------------------------------------------------------ running
     @asynccontextmanager
@@ -88,6 +94,8 @@ class Sandbox:
                 update={
                     "bot_token": self.world.token,
                     "database_path": Path(tmp) / "sandbox.sqlite3",
+                    # the DM's 🃏 Table button: the page opens the Mini App beside the chats
+                    "webapp_url": WEBAPP_URL,
                 }
             )
             app = build_application(
@@ -96,6 +104,7 @@ class Sandbox:
                 get_updates_request=self.world.request(),
                 seed_source=seed_source,
             )
+            self.app = app
             async with self.world, self.world.running(app, allowed_updates=ALLOWED_UPDATES):
                 broadcaster = asyncio.create_task(self._broadcast())
                 try:
@@ -242,10 +251,42 @@ class Sandbox:
             "url": record.url,
         }
 
+    def webapp_launch(self, person: SimUser, url: str) -> str:
+        """Open a ``web_app`` button as Telegram would: the page's address of the Mini App
+        with the person's launch data signed by the sandbox's token (in the fragment,
+        where Telegram puts it and the stand-in for its script reads it)."""
+        if not url.startswith(WEBAPP_URL):
+            raise ValueError(url)
+        user = person.user
+        me = {"id": user.id, "first_name": user.first_name, "language_code": user.language_code}
+        fields = {
+            "query_id": f"sandbox{user.id}",
+            "user": json.dumps(me, ensure_ascii=False, separators=(",", ":")),
+            "auth_date": str(int(time.time())),
+        }
+        launch = urlencode(
+            {"tgWebAppData": sign(fields, self.world.token), "tgWebAppVersion": "8.0"}
+        )
+        return f"/webapp/{url[len(WEBAPP_URL) :]}#{launch}"
+
     def set_language(self, person: SimUser, lang: str) -> None:
-        """The person's Telegram app language (the bot answers in it where the group lets it)."""
+        """The person's Telegram app language (the bot answers in it where the group lets it);
+        the people and the group take names of that language (the page's)."""
         person.user.language_code = TELEGRAM_LANG.get(lang, lang)
+        if lang in PEOPLE and lang != self.lang:
+            self.rename(lang)
         self.changed()
+
+    def rename(self, lang: str) -> None:
+        """Give the people and the group their names in ``lang``; every open page is sent
+        a new snapshot. (A seat taken earlier keeps the name the bot saw when it was taken,
+        as a Telegram rename would.)"""
+        self.lang = lang
+        for person, name in zip(self.people, PEOPLE[lang], strict=True):
+            person.user.first_name = name
+        self.group.title = GROUP_TITLE[lang]
+        for sub in list(self.subscribers):
+            sub.queue.put_nowait(self.snapshot(sub.person))
 
     async def quick_start(self, person: SimUser) -> None:
         """/newgame in the group, take a seat through its link, +🤖 until full, Start."""
@@ -315,7 +356,7 @@ def message_json(message: Message) -> dict[str, Any]:
             "bot": bool(sender and sender.is_bot),
         },
         "keyboard": [
-            [{"text": b.text, "data": b.data, "url": b.url} for b in row]
+            [{"text": b.text, "data": b.data, "url": b.url, "web_app": b.web_app} for b in row]
             for row in message.buttons()
         ],
     }

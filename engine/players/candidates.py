@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 from itertools import combinations, islice
 from math import comb
 
@@ -41,8 +43,13 @@ def cost(ctx: TrumpContext, hand: list[int]) -> dict[int, tuple[int, ...]]:
 
 def strength(ctx: TrumpContext, cards: list[int] | tuple[int, ...]) -> int:
     """What a play spends: card orders, trumps counted dear, points dearer."""
+    return sum(map(_spend(ctx).__getitem__, cards))
+
+
+@lru_cache(maxsize=64)
+def _spend(ctx: TrumpContext) -> tuple[int, ...]:
     cls, order = ctx.suit_class, ctx.order
-    return sum(order[c] + (20 if cls[c] == TRUMP else 0) + POINTS[c] for c in cards)
+    return tuple(order[c] + (20 if cls[c] == TRUMP else 0) + POINTS[c] for c in range(54))
 
 
 def is_special(ctx: TrumpContext, card: int) -> bool:
@@ -54,6 +61,26 @@ def follow_candidates(
     ctx: TrumpContext, lead: list[int], hand: list[int], rng: random.Random
 ) -> list[list[int]]:
     """Legal follows of ``lead`` from ``hand``, one per outcome class (at least one)."""
+    key = (ctx, tuple(lead), tuple(hand))
+    known = _remembered.get(key)
+    if known is not None:
+        return [list(p) for p in known]
+    plays, drew = _follow_candidates(ctx, lead, hand, rng)
+    if not drew:  # no random draws: the same question gets the same answer
+        if len(_remembered) >= REMEMBER:
+            _remembered.clear()
+        _remembered[key] = [tuple(p) for p in plays]
+    return plays
+
+
+REMEMBER = 1 << 14  # follow questions remembered (playouts of one world ask them again)
+_remembered: dict[tuple[TrumpContext, tuple[int, ...], tuple[int, ...]], list[tuple[int, ...]]] = {}
+
+
+def _follow_candidates(
+    ctx: TrumpContext, lead: list[int], hand: list[int], rng: random.Random
+) -> tuple[list[list[int]], bool]:
+    """The candidates, and whether they took random draws."""
     info = lead_summary(ctx, tuple(lead))
     n, klass = info.size, info.klass
     cls = ctx.suit_class
@@ -65,10 +92,13 @@ def follow_candidates(
         out.setdefault(key, list(key))
 
     if len(same) >= n:
+        if n == 1:  # a single: every distinct card of the class, lowest id first
+            return [[c] for c in sorted(set(same))], False
         distinct = len(set(same))
         if comb(distinct + n - 1, n) <= ENUMERATE_UP_TO or comb(len(same), n) <= ENUMERATE_UP_TO:
+            legal = _legal_check(ctx, info, lead, hand, same)
             for play in sub_multisets(same, n):
-                if is_legal_follow(ctx, lead, hand, play):
+                if legal(play):
                     add(play)
         else:
             dear = cost(ctx, same)
@@ -80,7 +110,8 @@ def follow_candidates(
             for play in islice(sub_multisets(same, n), ENUMERATE_UP_TO):
                 if is_legal_follow(ctx, lead, hand, play):
                     add(play)
-        return list(out.values())
+            return list(out.values()), True
+        return list(out.values()), False
     rest = [c for c in hand if cls[c] != klass]
     k = n - len(same)
     dear = cost(ctx, rest)
@@ -89,7 +120,25 @@ def follow_candidates(
     if not same and klass != TRUMP:
         for play in _ruffs(ctx, info, [c for c in rest if cls[c] == TRUMP], dear):
             add(play)
-    return list(out.values())
+    return list(out.values()), False
+
+
+def _legal_check(
+    ctx: TrumpContext, info: Lead, lead: list[int], hand: list[int], same: list[int]
+) -> Callable[[list[int]], bool]:
+    """``is_legal_follow`` for plays drawn from ``same`` (the led class, at least the lead's
+    size), answered without the general check where 8.1 reduces to counting pairs."""
+    if not info.pairs:
+        return lambda play: True  # any cards of the led class
+    if info.caps:
+        return lambda play: is_legal_follow(ctx, lead, hand, play)
+    need = min(len(pair_ids(ctx, same, info.klass)), info.pairs)
+    if not need:
+        return lambda play: True
+    if info.size == 2:
+        return lambda play: play[0] == play[1]
+    klass = info.klass
+    return lambda play: min(len(pair_ids(ctx, play, klass)), info.pairs) >= need
 
 
 def _extremes(
@@ -191,6 +240,49 @@ def lead_candidates(ctx: TrumpContext, hand: list[int]) -> list[Unit]:
     return units
 
 
+@lru_cache(maxsize=1 << 16)
+def _winner(ctx: TrumpContext, plays: tuple[tuple[int, ...], ...]) -> int:
+    return trick_winner(ctx, plays)
+
+
+def winner(ctx: TrumpContext, plays: Sequence[Sequence[int]]) -> int:
+    """:func:`~engine.tricks.trick_winner`, remembered: playouts meet the same tricks again."""
+    return _winner(ctx, tuple(map(tuple, plays)))
+
+
+def interchangeable(ctx: TrumpContext, hand: list[int], gone: list[int], a: int, b: int) -> bool:
+    """Whether playing single ``a`` or single ``b`` from ``hand`` makes no difference to
+    anything that can still happen: same class and points, each held once with its other
+    copy ``gone`` (played, or buried by this seat), and every other card of the class
+    ranking from one to the other gone too. Then no card still in play sits between them,
+    ties either of them, or can pair with either, so every trick goes the same."""
+    cls, order = ctx.suit_class, ctx.order
+    if cls[a] != cls[b] or POINTS[a] != POINTS[b] or a == b:
+        return False
+    if hand.count(a) != 1 or hand.count(b) != 1 or gone[a] != 1 or gone[b] != 1:
+        return False
+    low, high = sorted((order[a], order[b]))
+    klass = cls[a]
+    for c in range(54):
+        if c != a and c != b and cls[c] == klass and low <= order[c] <= high and gone[c] < 2:
+            return False
+    return True
+
+
+def distinct_in_effect(
+    ctx: TrumpContext, hand: list[int], gone: list[int], plays: list[list[int]]
+) -> list[list[int]]:
+    """``plays`` without those :func:`interchangeable` with an earlier one (order kept)."""
+    out: list[list[int]] = []
+    for play in plays:
+        if len(play) == 1 and any(
+            len(kept) == 1 and interchangeable(ctx, hand, gone, kept[0], play[0]) for kept in out
+        ):
+            continue
+        out.append(play)
+    return out
+
+
 class Contest:
     """Whether a play would win a trick as it stands, compared with its current winner only.
 
@@ -201,12 +293,15 @@ class Contest:
 
     __slots__ = ("ctx", "lead", "best", "pairs", "key", "klass")
 
-    def __init__(self, ctx: TrumpContext, plays: list[list[int]]) -> None:
+    def __init__(
+        self, ctx: TrumpContext, plays: list[list[int]], current: int | None = None
+    ) -> None:
         info = lead_summary(ctx, tuple(plays[0]))
         self.ctx = ctx
         self.lead = plays[0]
         self.klass = info.klass
-        current = trick_winner(ctx, plays) if len(plays) > 1 else 0
+        if current is None:
+            current = winner(ctx, plays) if len(plays) > 1 else 0
         self.best = plays[current] if current else None
         unit = info.units[0]
         self.pairs = unit.pairs if len(info.units) == 1 and unit.pairs <= 1 else -1
@@ -224,5 +319,5 @@ class Contest:
         if self.pairs == 1:
             return False
         if self.best is None:
-            return trick_winner(self.ctx, [self.lead, play]) == 1
-        return trick_winner(self.ctx, [self.lead, self.best, play]) == 2
+            return winner(self.ctx, [self.lead, play]) == 1
+        return winner(self.ctx, [self.lead, self.best, play]) == 2

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import lru_cache
 
 from engine.cards import POINTS, suit_of
 from engine.hand import Action, Bury, Observation, Pass, Play, Show
-from engine.players.candidates import Contest, follow_candidates, is_special, strength
+from engine.players.candidates import Contest, follow_candidates, is_special, strength, winner
 from engine.players.knowledge import higher_cards, inferences, seen_counts
 from engine.ranking import TRUMP, TrumpContext
-from engine.tricks import trick_winner
 from engine.units import Unit, decompose
 
 VOID_VALUE = 5  # a void made by burying, against the cards it costs (see _voids_to_make)
@@ -119,8 +119,14 @@ def _units_of_hand(ctx: TrumpContext, hand: list[int]) -> list[Unit]:
     for c in hand:
         by_class.setdefault(ctx.suit_class[c], []).append(c)
     for cards in by_class.values():
-        units.extend(decompose(ctx, cards) or [])
+        units.extend(_class_units(ctx, tuple(sorted(cards))))
     return units
+
+
+@lru_cache(maxsize=1 << 14)
+def _class_units(ctx: TrumpContext, cards: tuple[int, ...]) -> tuple[Unit, ...]:
+    """The decomposition of one class's cards (it depends on the multiset alone)."""
+    return tuple(decompose(ctx, cards) or ())
 
 
 def _lead(obs: Observation) -> list[int]:
@@ -172,8 +178,8 @@ def _follow(obs: Observation, rng: random.Random) -> list[int]:
     legal = follow_candidates(ctx, lead, obs.hand, rng)
     if len(legal) == 1:
         return legal[0]
-    current = trick_winner(ctx, plays) if len(plays) > 1 else 0
-    contest = Contest(ctx, plays)
+    current = winner(ctx, plays) if len(plays) > 1 else 0
+    contest = Contest(ctx, plays, current)
     partner_winning = trick.plays[current].seat == (obs.seat + 2) % 4
     last = len(plays) == 3
     trick_points = sum(POINTS[c] for p in plays for c in p)

@@ -19,8 +19,9 @@ from typing import Any
 
 from engine.cards import POINTS
 from engine.hand import Observation, team_of
+from engine.players.candidates import winner
 from engine.scoring import kitty_bonus_for_lead, throw_penalty
-from engine.tricks import check_throw, trick_winner
+from engine.tricks import check_throw
 
 Policy = Callable[[Observation, random.Random], list[int]]
 
@@ -106,7 +107,7 @@ def playout(
             seat = (seat + 1) % 4
             continue
         plays = [p.cards for p in trick.plays]
-        seat = trick.plays[trick_winner(ctx, plays)].seat
+        seat = trick.plays[winner(ctx, plays)].seat
         trick.winner = seat
         trick.points = sum(POINTS[c] for p in plays for c in p)
         attackers_won = team_of(seat) != defenders

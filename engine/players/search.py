@@ -12,10 +12,19 @@ trick were under the heuristic (policy-based inference): a world in which the he
 would have played otherwise counts ``MISMATCH`` as much.
 
 The budget is work, not wall time: ``budget_ms`` buys ``budget_ms * PLAYS_PER_MS``
-simulated plays (measured on the development machine, one core), so a decision is
+simulated plays (measured with ``bench/bench_search.py``: the CPU time of today's
+plays at 300 ms is what 32 plays a millisecond cost before the playouts got faster,
+so the same budget now buys about 1.4 times the worlds), so a decision is
 a function of the observation and the random stream alone: reproducible, and blind
 to hidden cards (a loaded machine thinks longer, not less). Forced plays skip the
-search; so do declaring and the bury, which use the heuristic.
+search, and so do choices between single cards that nothing still in play can tell
+apart (:func:`~engine.players.candidates.interchangeable`); so do declaring and the
+bury, which use the heuristic.
+
+Endgames (no hand holds more than ``ENDGAME_CARDS``) compare every legal play and solve
+each sampled world exactly (:mod:`engine.players.endgame`) instead of playing it out;
+worlds are drawn until the solvers have visited the budget's worth of positions
+(``NODES_PER_PLAY`` positions cost about one simulated play).
 """
 
 from __future__ import annotations
@@ -25,17 +34,21 @@ from collections import Counter
 
 from engine.hand import Action, Observation, Play, team_of
 from engine.players import heuristic
-from engine.players.candidates import cost, follow_candidates, lead_candidates
+from engine.players.candidates import cost, distinct_in_effect, follow_candidates, lead_candidates
+from engine.players.endgame import Solver, plays_for
+from engine.players.knowledge import played_cards
 from engine.players.playout import SimPlay, SimTrick, playout, seat_view, totals_so_far
 from engine.players.worlds import KITTY, knowledge, sample
 from engine.ranking import TRUMP
 
 DEFAULT_BUDGET_MS = 300
-PLAYS_PER_MS = 32  # simulated plays per millisecond of one core of the development machine
+PLAYS_PER_MS = 44  # simulated plays per CPU millisecond of one core (bench/bench_search.py)
 MAX_CANDIDATES = 10
 MISMATCH = 0.5  # weight of a world per observed play the heuristic would not have made
 WEIGHTED_TRICKS = 2  # the current trick and the last finished one
 CONFIDENCE = 1.0  # standard errors by which a candidate must beat the heuristic's play
+ENDGAME_CARDS = 4  # solve each world exactly once no hand holds more cards than this
+NODES_PER_PLAY = 2  # solver positions that cost about one simulated play
 
 
 class SearchPlayer:
@@ -46,10 +59,12 @@ class SearchPlayer:
         budget_ms: int = DEFAULT_BUDGET_MS,
         max_worlds: int = 200,
         weighting: bool = True,
+        endgame: int = ENDGAME_CARDS,
     ) -> None:
         self.budget_ms = budget_ms
         self.max_worlds = max_worlds
         self.weighting = weighting
+        self.endgame = endgame  # 0: play endgames out with the heuristic too
 
     def __repr__(self) -> str:
         return f"SearchPlayer(budget_ms={self.budget_ms})"
@@ -61,9 +76,14 @@ class SearchPlayer:
 
     def play(self, obs: Observation, rng: random.Random) -> list[int]:
         own = heuristic.suggest(obs, rng)
+        if max(obs.card_counts) <= self.endgame:
+            return self.solve(obs, own, rng)
         cands = candidates(obs, own, rng)
         if len(cands) == 1:
             return cands[0]
+        cands = distinct_in_effect(obs.ctx, obs.hand, gone(obs), cands)
+        if len(cands) == 1:
+            return own
         remaining = sum(obs.card_counts)
         worlds = min(self.max_worlds, self.budget_ms * PLAYS_PER_MS // (remaining * len(cands)))
         if worlds < 2:
@@ -85,6 +105,49 @@ class SearchPlayer:
                 total = playout(obs, hands, kitty, burier, cand, heuristic.suggest, rng, base)
                 values[i].append(sign * total)
         return cands[choose(values, weights)]
+
+    def solve(self, obs: Observation, own: list[int], rng: random.Random) -> list[int]:
+        """The endgame: every legal play, each world solved exactly (:mod:`.endgame`);
+        worlds are drawn until the solvers have spent the budget."""
+        trick = obs.current_trick
+        so_far = [(p.seat, tuple(p.cards)) for p in trick.plays] if trick else []
+        lead = so_far[0][1] if so_far else None
+        out = {tuple(sorted(own)): own}
+        for play in plays_for(obs.ctx, tuple(sorted(obs.hand)), lead):
+            out.setdefault(play, list(play))
+        cands = distinct_in_effect(obs.ctx, obs.hand, gone(obs), list(out.values()))
+        if len(cands) == 1:
+            return own
+        assert obs.dealer is not None  # cards are played only once there is a dealer
+        know = knowledge(obs.ctx, obs)
+        points, penalty = totals_so_far(obs)
+        sign = 1 if team_of(obs.seat) != team_of(obs.dealer) else -1
+        budget = self.budget_ms * PLAYS_PER_MS * NODES_PER_PLAY
+        values: list[list[float]] = [[] for _ in cands]
+        weights: list[float] = []
+        nodes = 0
+        while len(weights) < 2 or (nodes < budget and len(weights) < self.max_worlds):
+            world = sample(obs.ctx, know, rng)
+            world[obs.seat] = list(obs.hand)
+            weights.append(likelihood(obs, world) if self.weighting else 1.0)
+            kitty = world[KITTY] if obs.kitty is None else list(obs.kitty)
+            solver = Solver(obs.ctx, obs.rules, kitty, team_of(obs.dealer))
+            hands = [tuple(sorted(h)) for h in world[:4]]
+            for i, cand in enumerate(cands):
+                rest = solver.value(hands, so_far, obs.seat, tuple(cand))
+                values[i].append(sign * max(0, points + penalty + rest))
+            nodes += solver.nodes
+        return cands[choose(values, weights)]
+
+
+def gone(obs: Observation) -> list[int]:
+    """Per card id, the copies out of play for this seat: played, or buried by it."""
+    out = [0] * 54
+    for c, n in played_cards(obs).items():
+        out[c] += n
+    for c in obs.kitty or ():
+        out[c] += 1
+    return out
 
 
 def choose(values: list[list[float]], weights: list[float]) -> int:

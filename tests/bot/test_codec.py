@@ -40,6 +40,8 @@ def test_deep_link_payloads_are_valid_telegram_payloads():
     assert len(payload) <= 64 and payload.replace("_", "").isalnum()
     assert codec.decode_payload(payload) == ("join", 123456, 3)
     assert codec.decode_payload(codec.open_payload(77)) == ("open", 77, None)
+    link = codec.deep_link("shengji_bot", codec.take_payload(36, 1))
+    assert link == "https://t.me/shengji_bot?start=t10_1"
     for bad in ("", "j1_4", "hello", "g", "j_1"):
         with pytest.raises(codec.BadData):
             codec.decode_payload(bad)

@@ -12,6 +12,7 @@ from engine.hand import Deal
 from engine.match import MatchState
 from engine.players import choose_action
 from engine.rules import RuleSet
+from engine.scoring import advance, hand_outcome
 
 
 def play_hands(match: MatchState, hands: int, rng: random.Random) -> list[list[list[int]]]:
@@ -63,4 +64,36 @@ async def test_an_old_store_gains_the_history_tables_and_keeps_its_games(tmp_pat
     assert await history.group_stats(store, -1) == history.GroupStats()
     version = await store.db.execute_fetchall("PRAGMA user_version")
     assert version[0][0] == len(_MIGRATIONS)
+    await store.close()
+
+
+async def test_levels_gained_count_a_full_round_under_wrap_with_an_open_ended_table(tmp_path):
+    """A 13-step rise under ``wrap`` (the tournament table has no cap: 340 points are
+    +13) lands on the same rank: the stats count 13 levels, not 0."""
+    store = await Store(tmp_path / "db").open()
+    rec = GameRecord(id=7, chat_id=-5, creator_id=1, chat_title="T")
+    rec.seats = [Seat(user_id=1, name="A"), Seat(user_id=2, name="B")] + [
+        Seat(computer=True) for _ in range(2)
+    ]
+    rules = RuleSet.from_preset("tournament", match_end="wrap", must_play=[])
+    match = MatchState.new(rules, seed=99)
+    play_hands(match, 1, random.Random(1))
+    r = match.hand.result
+    attackers = 1 - r.defenders
+    up, steps = hand_outcome(rules, 340)
+    assert (up, steps) == ("attackers", 13)
+    after = list(r.levels_before)
+    after[attackers] = advance(rules, after[attackers], steps, defended=False)
+    assert after == r.levels_before  # a full round: the same rank again
+    forged = r.model_copy(
+        update={"winner": up, "steps": steps, "attackers_points": 340, "levels_after": after}
+    )
+    match.hand.result = match.results[-1] = forged
+    await history.hand_over(store, rec, match, 1.0)
+    await store.db.commit()
+    stats = await history.group_stats(store, -5)
+    gained = {p.name: p.levels for p in stats.players}
+    seat_of = {"A": 0, "B": 1}
+    assert gained == {n: 13 if seat % 2 == attackers else 0 for n, seat in seat_of.items()}
+    assert history.progression(match)[-1][attackers] == r.levels_before[attackers] + 13
     await store.close()

@@ -52,7 +52,7 @@ def test_on_a_server_telegram_without_a_token_is_an_error_in_one_sentence(tmp_pa
 def test_simulate_runs_a_computer_match_without_a_token(tmp_path):
     r = run(["--simulate", "--start-level", "A", "--hands", "3", "--lang", "en"], tmp_path)
     assert r.returncode == 0, r.stderr
-    assert "Hand 1 · levels: A (seats 1+3) A · B (seats 2+4) A" in r.stdout
+    assert "Hand 1 · levels: N–S (seats 1+3) A · E–W (seats 2+4) A" in r.stdout
 
 
 def test_simulate_reads_like_the_bot_seats_one_to_four_in_chinese(tmp_path):
@@ -61,8 +61,8 @@ def test_simulate_reads_like_the_bot_seats_one_to_four_in_chinese(tmp_path):
     r = run(["--simulate", "--seed", "5", "--hands", "6"], tmp_path)
     assert r.returncode == 0, r.stderr
     out = r.stdout
-    assert out.startswith("第1局 · 级别：A队（1、3号位）2 · B队（2、4号位）2")
-    seats = set(re.findall(r"(\d)号位", out))
+    assert out.startswith("第1局 · 级别：南北（1、3号座）2 · 东西（2、4号座）2")
+    seats = set(re.findall(r"(\d)号座", out))
     assert seats == {"1", "2", "3", "4"}
     for mark in ("（甩牌）", "（毙）", "大王", "小王", "底牌：", "闲家得"):
         assert mark in out, mark

@@ -139,6 +139,24 @@ async def test_resend_moves_the_message_down_and_deletes_the_old_one():
     assert [c[0] for c in bot.calls] == ["send", "send", "delete"]
 
 
+async def test_a_resends_delete_takes_its_own_place_in_a_private_chats_budget():
+    # Telegram counts a delete as a call: a send and a delete for one token put a
+    # private chat (1 a second after a burst of 3) over its limit, a 429 in the sandbox
+    clock = VirtualClock()
+    bot = RecordingBot(clock)
+    box = Outbox(bot, 7, 1.0, clock, burst=3)
+    box.put("hand", Content("a"))
+    await box.drain()
+    box.put("hand", Content("b"), resend=True)
+    box.put("note", Content("c"))
+    box.put("other", Content("d"))
+    await box.drain()
+    assert [c[0] for c in bot.calls] == ["send", "send", "delete", "send", "send"]
+    times = [c[1] for c in bot.calls]
+    # a token bucket of 3, one more a second: no call before its token
+    assert times == [0.0, 0.0, 0.0, 1.0, 2.0], times
+
+
 async def test_a_forbidden_chat_is_reported_once_and_not_retried():
     bot, box = make(interval=0)
     bot.forbidden = True

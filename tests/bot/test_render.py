@@ -12,11 +12,13 @@ from bot.i18n import t
 from bot.models import GameRecord, Seat
 from bot.render.cards import card_label, cards_label, rank_label, suit_label
 from bot.render.hand import ROW, hand_message
+from bot.render.keyboard import ROW_UNITS, even_rows, label_units, per_row
 from bot.render.lobby import lobby
-from bot.render.names import clip
+from bot.render.names import clip, isolate
 from bot.render.table import group_messages, result_message, table_message
+from bot.webapp.view import table_view
 from engine.cards import BJ, LJ
-from engine.hand import Bury, Deal, Pass, Play, Show
+from engine.hand import Bury, Deal, HandState, Pass, Play, Show
 from engine.match import MatchState
 from engine.players import choose_action, choose_bury, suggest
 from engine.ranking import TRUMP
@@ -24,6 +26,7 @@ from engine.rules import RuleSet
 from engine.tricks import trick_winner
 
 NAMES = ("Ann", "Ben", "Cai", "Dee")
+SHOWN = tuple(isolate(n) for n in NAMES)  # as the texts show them (bidi-isolated)
 
 
 def record(lang="en"):
@@ -97,6 +100,30 @@ def test_the_hand_keyboard_has_trumps_first_and_each_suit_in_rows_of_its_own():
             assert all(set(r) <= set(level) for r in rows_of_level)
 
 
+def test_card_rows_fit_a_phone_and_never_leave_a_lone_card_when_a_suit_wraps():
+    assert [len(r) for r in even_rows(list(range(9)), 8)] == [5, 4]
+    assert [len(r) for r in even_rows(list(range(13)), 6)] == [5, 4, 4]
+    assert per_row(["✓♦️10"]) < per_row(["✓♦️9"]) <= ROW
+    wrapped = 0
+    for seed in range(11, 41):
+        m, dealer = buried_match(seed)
+        for lang in ("en", "zh"):
+            rows = card_buttons(hand_message(record(lang), m, dealer)[0])
+            labels = {card_label(c, lang): c for c in range(54)}
+            for row in rows:  # the row's widest label, selected (✓), fits the row
+                assert len(row) * max(label_units("✓" + b.text) for b in row) <= ROW_UNITS
+            # the rows of a side suit: as even as can be (trumps have two parts)
+            ctx = m.hand.ctx
+            by_class: dict[int, list[int]] = {}
+            for row in rows:
+                by_class.setdefault(ctx.suit_class[labels[row[0].text]], []).append(len(row))
+            for klass, sizes in by_class.items():
+                if klass != TRUMP:
+                    wrapped += len(sizes) > 1
+                    assert max(sizes) - min(sizes) <= 1, sizes
+    assert wrapped  # suits long enough to wrap were seen
+
+
 def test_the_hand_counts_each_suit_class_with_its_unit():
     m, dealer = buried_match()
     hand = m.hand
@@ -133,15 +160,15 @@ def test_the_header_tells_level_trump_dealer_and_both_teams_levels():
     hand = m.hand
     trump = suit_label(hand.trump, "en")
     content, _ = hand_message(rec, m, 1)
-    assert f"trump <b>{trump}</b> · dealer {NAMES[dealer]}" in content.text
-    assert "Levels: A 2 · B 2" in content.text
-    assert "(team B)" in content.text
+    assert f"trump <b>{trump}</b> · dealer {SHOWN[dealer]}" in content.text
+    assert "Levels: N–S 2 · E–W 2" in content.text
+    assert "seat 2 (E–W)" in content.text
     table = table_text(rec, m)
-    assert f"trump <b>{trump}</b> · dealer {NAMES[dealer]}" in table
-    assert "Levels: A 2 · B 2" in table
+    assert f"trump <b>{trump}</b> · dealer {SHOWN[dealer]}" in table
+    assert "Levels: N–S 2 · E–W 2" in table
 
 
-def test_without_a_group_language_each_seat_reads_its_own_and_the_group_setting_wins():
+def test_each_seat_reads_its_dm_in_its_own_language_whatever_the_groups():
     m, dealer = buried_match()
     rec = record("zh")
     rec.seats[0].lang, rec.seats[1].lang = "zh", "en"
@@ -149,12 +176,11 @@ def test_without_a_group_language_each_seat_reads_its_own_and_the_group_setting_
     en, _ = hand_message(rec, m, 1)
     other, _ = hand_message(rec, m, 2)  # no language of its own: the group's
     assert "第1局" in zh.text and "hand 1" in en.text and "第1局" in other.text
-    rec.group_lang = rec.lang = "en"
+    rec.lang = "en"  # the group changes its language: DMs stay their readers'
     zh_now, _ = hand_message(rec, m, 0)
-    assert "hand 1" in zh_now.text
-    assert rec.user_lang(99, "zh-hans") == "en"
-    rec.group_lang = None
+    assert "第1局" in zh_now.text
     assert rec.user_lang(99, "zh-hans") == "zh" and rec.user_lang(2, None) == "en"
+    assert rec.user_lang(99, None) == "en"
 
 
 def _nobody_declared(seed):
@@ -220,10 +246,10 @@ def test_the_group_table_shows_the_trick_as_it_grows_with_who_is_winning_it():
         lines = _trick_lines(text, n)
         best = trick.plays[trick_winner(hand.ctx, [p.cards for p in trick.plays])].seat
         marked = [line for line in lines if line.endswith("⬅ winning")]
-        assert len(marked) == 1 and marked[0].startswith(NAMES[best] + ":")
-        assert lines[-1] == f"… {NAMES[hand.turn]} to play"
-        attackers = "B" if hand.dealer in (0, 2) else "A"
-        assert f"Attackers' points (team {attackers}): <b>{hand.attackers_points}</b>" in text
+        assert len(marked) == 1 and marked[0].startswith(SHOWN[best] + ":")
+        assert lines[-1] == f"… {SHOWN[hand.turn]} to play"
+        attackers = "E–W" if hand.dealer in (0, 2) else "N–S"
+        assert f"Attackers' points ({attackers}): <b>{hand.attackers_points}</b>" in text
 
 
 def test_every_group_table_holds_the_last_completed_trick_in_full():
@@ -239,10 +265,10 @@ def test_every_group_table_holds_the_last_completed_trick_in_full():
         last = hand.tricks[done[-1]]
         text = table_text(rec, m)
         lines = _trick_lines(text, done[-1] + 1)
-        assert f"🏆 {NAMES[last.winner]} wins (+{last.points})" in lines[0]
+        assert f"🏆 {SHOWN[last.winner]} wins (+{last.points})" in lines[0]
         for play, line in zip(last.plays, lines[1:], strict=True):
             cards = cards_label(hand.ctx.sorted(list(play.cards)), "en")
-            assert line.startswith(f"{NAMES[play.seat]}: ") and cards in line
+            assert line.startswith(f"{SHOWN[play.seat]}: ") and cards in line
         # a render skipped by delivery loses nothing: this one is whole
         assert len(re.findall(r"<b>Trick \d+</b>", text)) <= 2
 
@@ -262,12 +288,12 @@ def test_a_table_told_what_the_group_saw_repeats_every_trick_it_missed_in_full()
         for n in won:  # each in full: the winner, the points, every play
             trick = hand.tricks[n - 1]
             lines = _trick_lines(text, n)
-            assert f"🏆 {NAMES[trick.winner]} wins (+{trick.points})" in lines[0]
+            assert f"🏆 {SHOWN[trick.winner]} wins (+{trick.points})" in lines[0]
             assert len(lines) == 5
         assert "<b>Trick 6</b>" in text  # and the trick being played
 
 
-def test_the_dm_shows_the_last_trick_until_the_next_one_completes():
+def test_the_dm_shows_the_last_trick_as_finished_until_the_next_one_completes():
     m, _ = buried_match()
     rng = random.Random(9)
     rec = record()
@@ -278,21 +304,42 @@ def test_the_dm_shows_the_last_trick_until_the_next_one_completes():
     for _ in range(3):  # the next trick grows: the finished one stays in view
         for seat in range(4):
             content, _ = hand_message(rec, m, seat)
-            line = next(x for x in content.text.splitlines() if x.startswith("Trick 2:"))
-            assert line.endswith(f"→ 🏆 {NAMES[first_done.winner]} +{first_done.points}")
+            line = next(x for x in content.text.splitlines() if x.startswith("Trick 2 (finished):"))
+            assert line.endswith(f"→ 🏆 {SHOWN[first_done.winner]} +{first_done.points}")
         play_one(m, rng)
     content, _ = hand_message(rec, m, hand.turn)
-    assert "Trick 3: " in content.text
+    assert "Trick 3 (now): " in content.text
     best = hand.current_trick.plays[
         trick_winner(hand.ctx, [p.cards for p in hand.current_trick.plays])
     ].seat
-    assert re.search(rf"{NAMES[best]} [^·]*⬅ winning", content.text)
+    assert re.search(rf"{SHOWN[best]} [^·]*⬅ winning", content.text)
     play_one(m, rng)  # the trick completes: it is now the last one shown
     content, _ = hand_message(rec, m, 0)
-    assert "Trick 2:" not in content.text and "→ 🏆" in content.text
+    assert "Trick 2 " not in content.text and "Trick 3 (finished)" in content.text
 
 
-def test_the_turn_is_unmistakable_and_the_others_see_whom_they_wait_for():
+def test_between_turns_the_dm_shows_the_trick_only_up_to_the_readers_play():
+    """What others play later would make a live line false: a DM shows the trick in
+    progress up to its reader's own play, no winning mark, no "waiting for"."""
+    m, _ = buried_match()
+    rng = random.Random(4)
+    rec = record()
+    while len(m.hand.tricks) < 2 or len(m.hand.current_trick.plays) != 2:
+        play_one(m, rng)
+    trick = m.hand.current_trick
+    first, second = trick.plays[0].seat, trick.plays[1].seat
+    text = hand_message(rec, m, first)[0].text
+    line = next(x for x in text.splitlines() if x.startswith("Trick 2 up to your play:"))
+    assert NAMES[second] not in line and "winning" not in text
+    assert t("en", "dm.not_your_turn") in text
+    text = hand_message(rec, m, second)[0].text
+    assert NAMES[first] in next(x for x in text.splitlines() if "up to your play" in x)
+    waiting = (s for s in range(4) if s not in (first, second) and s != m.hand.turn)
+    for seat in waiting:  # not played in it yet: the trick is not shown
+        assert "Trick 2" not in hand_message(rec, m, seat)[0].text
+
+
+def test_the_turn_is_unmistakable_and_the_others_are_told_when_it_comes():
     m, _ = buried_match()
     rec = record()
     turn = m.hand.turn
@@ -301,9 +348,9 @@ def test_the_turn_is_unmistakable_and_the_others_see_whom_they_wait_for():
         assert mine == (seat == turn)
         last = content.text.splitlines()[-1]
         if seat == turn:
-            assert last.startswith("👉 <b>Your turn.</b>")
+            assert last.startswith("👉 <b>Your turn to lead.</b>")
         else:
-            assert last == f"⏳ Waiting for {NAMES[turn]} to play."
+            assert last == t("en", "dm.not_your_turn")
 
 
 def _finished_hand(seed=11):
@@ -323,10 +370,11 @@ def test_the_dm_result_tells_the_outcome_the_levels_and_the_next_dealer():
         assert not mine and content.markup is None
         text = content.text
         assert "Hand 1 is over" in text
-        assert f"{side}: +{r.steps} level(s)." in text
+        gained = {0: "no level gained", 1: "+1 level"}.get(r.steps, f"+{r.steps} levels")
+        assert f"{side}: {gained}." in text
         a, b = (rank_label(x) for x in r.levels_after)
-        assert f"Levels now: A {a} · B {b}" in text
-        assert f"Next dealer: {NAMES[r.next_dealer]}." in text
+        assert f"Levels now: N–S {a} · E–W {b}" in text
+        assert f"Next dealer: {SHOWN[r.next_dealer]}." in text
         assert f"<b>{r.attackers_points}</b>" in text
 
 
@@ -419,7 +467,14 @@ def test_the_prompt_says_when_one_tap_plays():
         trick = hand.current_trick
         one = bool(trick.plays) and len(trick.plays[0].cards) == 1
         assert mine and ("one tap plays it" in last) == one
-        assert ("Tap cards, then ▶️ Play." in last) == (not one)
+        need = hand.cards_to_play(hand.turn)
+        if need is None:
+            assert "Your turn to lead" in last
+        elif need > 1:
+            assert f"follow with {need} cards (0 selected)" in last
+            assert any(
+                f"▶️ Play 0/{need}" == b.text for row in content.markup.inline_keyboard for b in row
+            )
         seen.add(one)
         play_one(m, rng)
     assert seen == {True, False}
@@ -439,3 +494,35 @@ def test_the_dm_keyboard_is_sent_and_digested_exactly_as_ptbs_would_be():
         )
         assert content.markup_json == json.dumps(ptb.to_dict(), sort_keys=True)
         assert codec.decode(rows[0][0].callback_data).kind == "T"
+
+
+def test_joker_declare_everyone_reads_whether_the_dealers_team_could_declare():
+    """RULES 12: when a later hand's deal ends with nothing declared, the table says at
+    once whether the dealer's team can declare (叫不起: then the attackers may)."""
+    rules = RuleSet.from_preset("joker_declare")
+    lines = {
+        False: {"en": "The dealer's team cannot declare", "zh": "庄家方叫不起"},
+        True: {"en": "The dealer's team can declare", "zh": "庄家方叫得起"},
+    }
+    seen = set()
+    for seed in range(100):
+        m = MatchState.new(rules, seed)
+        m.hand = HandState.new(rules, seed, 2, 0, m.levels)
+        m.apply(Deal(n=96))
+        for lang in ("en", "zh"):  # not before the deal ends
+            assert not any(w[lang] in table_text(record(lang), m) for w in lines.values())
+        m.apply(Deal(n=4))
+        can = m.hand.public_observation().dealer_team_can_declare
+        if can is None or can in seen:
+            continue
+        seen.add(can)
+        for lang in ("en", "zh"):
+            rec = record(lang)
+            for _, content in group_messages(rec, m):
+                assert lines[can][lang] in content.text
+                assert lines[not can][lang] not in content.text
+            for seat in range(4):
+                assert lines[can][lang] in hand_message(rec, m, seat)[0].text
+            for seat in (None, 0, 1, 2, 3):  # the Mini App: a spectator, each seat
+                assert lines[can][lang] in table_view(rec, m, seat, lang)["dealer_team"]
+    assert seen == {True, False}

@@ -3,7 +3,9 @@ players rarely risk one, so the trick is made up here)."""
 
 import io
 
-from bot.simulate import Narrator
+import pytest
+
+from bot.simulate import Narrator, main
 from engine.cards import parse_cards
 from engine.hand import PlayRecord, Trick
 from engine.match import MatchState
@@ -27,3 +29,14 @@ def test_a_failed_throw_shows_what_was_tried_and_what_was_played():
     )
     narrator.trick(hand, 1, trick)
     assert out.getvalue().startswith("  Trick 1: seat 1 ♥️K (failed throw: tried ♥️A ♥️K) · seat 2 ♥️3")
+
+
+@pytest.mark.parametrize("hands", ["0", "-2", "x"])
+def test_a_count_of_hands_below_one_is_refused_in_one_line_and_nothing_is_played(hands, capsys):
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as stop:
+        main(["--simulate", "--hands", hands, "--lang", "en"], out)
+    assert stop.value.code == 2
+    assert out.getvalue() == ""  # no hand dealt
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "--hands" in error and ("at least 1" in error or "whole number" in error), error

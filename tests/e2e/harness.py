@@ -227,7 +227,12 @@ async def play_out(
             await asyncio.sleep(0.01)
             continue
         await press(user, msg, "H")  # (settles)
-        await press(user, hand_message(world, user, game_id), "P")
+        # 托管 or a timer may have played for this seat meanwhile (the DM then shows no
+        # Play button): look again at the game instead of pressing a stale message
+        msg = hand_message(world, user, game_id)
+        if (await game_of(app, game_id)).match.hand.turn != seat or find(msg, "P") is None:
+            continue
+        await press(user, msg, "P")
     raise AssertionError("the match did not end")
 
 
@@ -240,9 +245,13 @@ def pending_timer(app: Any, game_id: int) -> tuple[int, int, str] | None:
 
 
 async def fire_timer(world: FakeTelegram, app: Any, game_id: int, kind: str) -> None:
-    """Run the game's armed timer now (it must be of ``kind``) instead of waiting for it."""
+    """Run the game's armed timer now (it must be of ``kind``) instead of waiting for it.
+    A turn's time-out comes after its warning: for ``timeout`` the warning runs first."""
     assert app.job_queue is not None
     jobs = [j for j in app.job_queue.get_jobs_by_name(f"game:{game_id}") if not j.removed]
+    if kind == "timeout" and len(jobs) == 1 and jobs[0].data[1][2] == "warn":
+        await fire_timer(world, app, game_id, "warn")
+        jobs = [j for j in app.job_queue.get_jobs_by_name(f"game:{game_id}") if not j.removed]
     assert len(jobs) == 1 and jobs[0].data[1][2] == kind, [j.data for j in jobs]
     job = jobs[0]
     job.schedule_removal()

@@ -31,6 +31,7 @@ def public(hand: Any) -> Counter[int]:
             seen.update(play.cards)
             if play.attempted is not None:
                 seen.update(play.attempted)  # a failed throw was shown to all
+                seen.update(play.beaten_by or ())  # and what beat it (RULES 8.3)
     for show in hand.declaring.shows:
         seen.update(show.cards)
     if hand.revealed_kitty is not None:

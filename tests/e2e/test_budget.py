@@ -183,6 +183,13 @@ async def test_a_whole_hand_costs_at_most_three_writes_a_play_and_every_trick_is
                 ("group" if str(r.chat_id) == str(group.id) else "dm", r.method)
                 for r in writes(records)
             )
+            dm_1s = max(world.max_calls_in_window(u, 1.0) for u in people)
+            dm_3s = max(world.max_calls_in_window(u, 3.0) for u in people)
+            print(
+                f"budget: {spent} writes / {plays} plays = {spent / plays:.2f} a play; "
+                f"most to one DM: {dm_1s} in 1 s, {dm_3s} in 3 s; "
+                f"group: {world.max_calls_in_window(group, 60)} calls in 60 s; {dict(by)}"
+            )
             assert spent <= 3 * plays, (spent, plays, hints, by)
             # the group reads one live table a hand: few new messages (which notify and push
             # the group's own conversation up), the rest are edits in place

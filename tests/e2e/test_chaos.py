@@ -807,7 +807,7 @@ class Chaos:
             return
         game = self.rng.choice(games)
         token = pending_timer(self.app, game.rec.id)
-        if token is None or token[2] not in ("timeout", "window"):
+        if token is None or token[2] not in ("warn", "timeout", "window"):
             return
         job = self.app.job_queue.get_jobs_by_name(f"game:{game.rec.id}")[0]
         job.schedule_removal()
@@ -945,6 +945,6 @@ async def test_a_player_back_from_auto_play_by_hint_is_saved_and_the_computer_st
             await press(alice, hand_message(world, alice, game_id), "H")
             assert not game.rec.seats[0].auto
             assert not (await svc.store.load_game(game_id)).seats[0].auto
-            assert pending_timer(app, game_id)[2] == "timeout"  # her own turn clock again
+            assert pending_timer(app, game_id)[2] == "warn"  # her own turn clock again
             assert game.match.hand.version == version and game.match.hand.turn == 0
             assert find(hand_message(world, alice, game_id), "A") is None

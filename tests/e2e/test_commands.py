@@ -56,10 +56,10 @@ async def test_rules_and_settings_follow_the_groups_language_and_preset(tmp_path
             assert answer.show_alert  # only admins
             await alice.press(menu, text="中文")
             menu = world.last_message(group, from_bot=True)
-            await alice.press(menu, text="比赛")
+            await alice.press(menu, text="竞赛")
             await bob.send(group, "/rules levels")
             text = world.last_message(group, from_bot=True).text
-            assert "比赛" in text and "10" in text  # tournament: target 10, in Chinese
+            assert "竞赛" in text and "10" in text  # tournament: target 10, in Chinese
             await alice.send(group, "/rules nonsense")
             assert "cards" in world.last_message(group, from_bot=True).text
 

@@ -14,6 +14,9 @@ from bot import codec
 from bot.fake_telegram import FakeTelegram
 from bot.i18n import t
 from bot.render.cards import cards_label
+from bot.render.names import isolate
+from bot.render.table import signed
+from engine.records import failed_throw_penalty
 from tests.e2e.harness import (
     buttons,
     find,
@@ -132,7 +135,7 @@ async def test_four_people_play_a_whole_hand_through_their_dms(tmp_path):
             hand = game.match.hand
 
             def name(seat):
-                return people[seat].name
+                return isolate(people[seat].name)  # as texts show a name
 
             # -- the race to declare: a show during the deal, an overturn after it
             await fire_timer(world, app, game_id, "deal")
@@ -222,7 +225,11 @@ async def test_four_people_play_a_whole_hand_through_their_dms(tmp_path):
                         if reader_seat != hand.turn:
                             continue
                         zh = game.rec.seat_lang(reader_seat) == "zh"
-                        head = f"第{index + 1}轮：" if zh else f"Trick {index + 1}: "
+                        head = (
+                            f"第{index + 1}轮（已结束）："
+                            if zh
+                            else f"Trick {index + 1} (finished): "
+                        )
                         won = f"🏆 {name(done.winner)} +{done.points}" + ("分" if zh else "")
 
                         def shows_it(reader=reader, head=head, won=won):
@@ -239,13 +246,18 @@ async def test_four_people_play_a_whole_hand_through_their_dms(tmp_path):
             # the group was told what a failed throw tried and what had to be played
             failed = [t_.plays[0] for t_ in hand.tricks if t_.plays[0].attempted is not None]
             assert failed
+            # (the unit that failed, what beat it, the penalty as a figure of its own)
             for play in failed:
+                assert play.beaten_by
                 line = t(
                     "en",
-                    "table.failed_throw",
+                    "table.throw_failed.by",
                     tried=cards_label(hand.ctx.sorted(list(play.attempted)), "en"),
                     cards=cards_label(hand.ctx.sorted(list(play.cards)), "en"),
+                    beaten_by=cards_label(hand.ctx.sorted(list(play.beaten_by)), "en"),
                 )
+                penalty = failed_throw_penalty(hand.rules, play, hand.defenders)
+                line += t("en", "table.throw_failed.penalty", penalty=signed(penalty))
                 assert any(f"{name(play.seat)}: {line}" in x for x in shown(world, group))
                 assert sorted(play.cards) != sorted(play.attempted)
 

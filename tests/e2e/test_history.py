@@ -8,6 +8,7 @@ from PIL import Image
 
 from bot.fake_telegram import FakeTelegram
 from bot.render.cards import cards_label
+from bot.render.names import isolate
 from engine.hand import team_of
 from tests.e2e.harness import game_of, play_out, running_bot, service
 from tests.e2e.test_resilience import start_with_computers
@@ -117,9 +118,9 @@ async def test_stats_count_matches_levels_and_sides_per_player_in_both_languages
                 took = sum(r.winner == "attackers" for r in attacked)
                 levels = sum(r.levels_after[team] - r.levels_before[team] for r in mine)
                 won = int(match.winner == team)
-                line = next(x for x in text.split("\n") if x.startswith(f"{name}:"))
+                line = next(x for x in text.split("\n") if x.startswith(f"{isolate(name)}:"))
                 assert line == (
-                    f"{name}: matches 1 (won {won}) · levels +{levels} · defended "
+                    f"{isolate(name)}: matches 1 (won {won}) · levels +{levels} · defended "
                     f"{len(defended)} (held {held}) · attacked {len(attacked)} (took over {took})"
                 )
             best = max(match.results, key=lambda r: r.attackers_points)
@@ -132,10 +133,10 @@ async def test_stats_count_matches_levels_and_sides_per_player_in_both_languages
             await alice.send(group, "/stats me")
             await world.settle()
             me = last(world, group).text
-            assert "Alice" in me and "in 2 group(s)" in me and "matches 2" in me
+            assert "Alice" in me and "in 2 groups" in me and "matches 2" in me
             await alice.send("/stats")  # in the DM: the same record
             await world.settle()
-            assert "in 2 group(s)" in last(world, alice).text
+            assert "in 2 groups" in last(world, alice).text
             # Chinese
             await alice.send(group, "/settings")
             await world.settle()
@@ -144,7 +145,7 @@ async def test_stats_count_matches_levels_and_sides_per_player_in_both_languages
             await bob.send(group, "/stats")
             await world.settle()
             text = last(world, group).text
-            assert "战绩" in text and "完成比赛：1" in text and "Bob: 比赛 1" in text
+            assert "战绩" in text and "完成比赛：1" in text and f"{isolate('Bob')}：比赛 1" in text
 
 
 async def test_the_match_result_comes_with_a_level_chart(tmp_path):
@@ -157,7 +158,7 @@ async def test_the_match_result_comes_with_a_level_chart(tmp_path):
             assert len(photos) == 1
             chart = photos[0]
             assert "Levels hand by hand" in chart.caption and "Alice" in chart.caption
-            assert f"team {'AB'[game.match.winner]} wins" in chart.caption
+            assert f"{('N–S', 'E–W')[game.match.winner]} wins" in chart.caption
             data = world.core.files[chart.photo[-1]["file_id"]]
             image = Image.open(BytesIO(data))
             assert image.format == "PNG" and image.size == (720, 400)

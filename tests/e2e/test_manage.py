@@ -6,6 +6,7 @@ from collections import Counter
 
 from bot import codec
 from bot.fake_telegram import FakeTelegram
+from bot.render.names import isolate
 from tests.e2e.harness import (
     buttons,
     find,
@@ -56,7 +57,7 @@ async def test_only_the_creator_or_an_admin_ends_a_game_and_only_after_confirmin
             await world.settle()
             assert game.rec.status == "ended"
             assert (await svc.store.load_game(game_id)).status == "ended"
-            assert any("Alice ended the game" in t for t in world.texts(group))
+            assert any(f"{isolate('Alice')} ended the game" in t for t in world.texts(group))
             # the DMs keep their last state without buttons; an old press is stale
             assert not hand_message(world, bob, game_id).buttons()
             assert "was ended" in hand_message(world, bob, game_id).text
@@ -96,8 +97,8 @@ async def test_a_member_takes_over_an_unreachable_players_seat_and_plays_on(tmp_
             await world.settle()
             # an active player's seat can't be taken; /takeover answers with the link
             await carol.send(group, "/takeover 1", settle=True)
-            # (a command's reply is in the sender's language: the group chose none)
-            assert "不能接替" in world.last_message(group, from_bot=True).text
+            # (in the group's language, Alice's, though Carol reads Chinese)
+            assert "can't be taken over" in world.last_message(group, from_bot=True).text
             await carol.send(group, "/takeover 2", settle=True)
             offer = world.last_message(group, from_bot=True)
             link = offer.buttons()[0][0]
@@ -118,7 +119,10 @@ async def test_a_member_takes_over_an_unreachable_players_seat_and_plays_on(tmp_
             mine = hand_message(world, carol, game_id)
             assert "第1局" in mine.text  # in Carol's own language
             assert Counter(keyboard_cards(mine)) == Counter(game.match.hand.hands[1])
-            assert any("Carol takes over seat 2 from Bob" in t for t in world.texts(group))
+            assert any(
+                f"{isolate('Carol')} takes over seat 2 from {isolate('Bob')}" in t
+                for t in world.texts(group)
+            )
             # no "Take seat" link is left on the newest table
             tables = [m for m in world.transcript(group) if m.text.startswith("🀄 Hand")]
             assert not any(b.url and "start=t" in b.url for b in buttons(tables[-1]))
@@ -185,12 +189,18 @@ async def test_a_member_takes_over_a_seat_on_auto_play_from_the_table_and_plays_
             mine = hand_message(world, carol, game_id)
             assert Counter(keyboard_cards(mine)) == Counter(hand.hands[1])
             assert "Bob" not in mine.text
-            assert "Carol took over your seat" in world.last_message(bob, from_bot=True).text
+            assert (
+                f"{isolate('Carol')} took over your seat"
+                in world.last_message(bob, from_bot=True).text
+            )
             assert not buttons(world.last_message(bob, from_bot=True))
-            assert any("Carol takes over seat 2 from Bob" in t for t in world.texts(group))
+            assert any(
+                f"{isolate('Carol')} takes over seat 2 from {isolate('Bob')}" in t
+                for t in world.texts(group)
+            )
             tables = [m for m in world.transcript(group) if m.text.startswith("🀄 Hand")]
             assert not any(b.url and "start=t" in b.url for b in buttons(tables[-1]))
-            line = next(x for x in tables[-1].text.splitlines() if "2. Carol" in x)
+            line = next(x for x in tables[-1].text.splitlines() if f"2. {isolate('Carol')}" in x)
             assert "🤖" not in line  # seat 2 is not on auto-play any more
 
             # Carol plays seat 2 to the end of the hand, every card by her own taps

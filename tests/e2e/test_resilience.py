@@ -183,10 +183,10 @@ async def test_the_group_stays_within_twenty_calls_a_minute_and_every_press_is_a
             box = svc.outboxes.get(group.id)
             shown = {m.message_id: m for m in world.transcript(group)}
             current = render_table.group_messages(game.rec, game.match, svc.bot_username)
-            assert [key.rsplit(":", 1)[1] for key, _ in current][-1] == "result"
-            for key, content in current:
-                msg = shown[box.message_id(key)]
-                assert msg.text == plain(content.text), key
+            assert [slot.kind for slot, _ in current][-1] == "result"
+            for slot, content in current:
+                msg = shown[box.message_id(slot.key)]
+                assert msg.text == plain(content.text), slot
                 rows = content.markup.inline_keyboard if content.markup else ()
                 assert msg.keyboard() == [
                     [(b.text, b.callback_data or b.url) for b in r] for r in rows

@@ -6,6 +6,7 @@ import re
 
 from bot.fake_telegram import FakeTelegram
 from bot.render.cards import cards_label, suit_label
+from bot.render.names import isolate
 from engine.tricks import trick_winner
 from tests.e2e.harness import find, play_out, running_bot, seat_players, service
 from tests.e2e.seen import shown
@@ -42,9 +43,14 @@ async def test_the_group_sees_every_trick_in_full_and_who_is_winning_the_current
             await world.settle()
             game = service(app).games[game_id]
             hand = game.match.hand
-            names = {0: "Alice", 1: "🤖 Computer 2", 2: "🤖 Computer 3", 3: "🤖 Computer 4"}
+            names = {
+                0: isolate("Alice"),
+                1: "🤖 Computer 2",
+                2: "🤖 Computer 3",
+                3: "🤖 Computer 4",
+            }
             tables = [x for x in shown(world, group) if x.startswith("🀄 Hand 1")]
-            assert all("Levels: A 2 · B 2" in x for x in tables)  # the hand's own levels
+            assert all("Levels: N–S 2 · E–W 2" in x for x in tables)  # the hand's own levels
             seen_done: set[int] = set()
             growing = 0
             for text in tables:

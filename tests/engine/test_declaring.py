@@ -288,11 +288,11 @@ def test_joker_declare_only_the_dealers_team_declares_during_the_deal() -> None:
 
 def test_joker_declare_attacker_declares_after_the_deal_and_becomes_dealer() -> None:
     d = later(JOKER, TWO, dealer=1)
-    d.open_to_attackers()
+    d.dealer_team_checked(False)
     d.show(2, c("2D BJ"), "deal")
     assert (d.trump, d.dealer) == (D, 2)
     with pytest.raises(IllegalAction):
-        d.open_to_attackers()
+        d.dealer_team_checked(False)
 
 
 def test_classic_later_hands_anyone_declares() -> None:

@@ -40,6 +40,7 @@ from engine.hand import (
     Trick,
     team_of,
 )
+from engine.players.randomplayer import random_action
 from engine.rules import PRESETS, RuleSet
 
 CLASSIC = RuleSet.from_preset("classic")
@@ -135,7 +136,7 @@ def play(state: HandState, seat: int, cards: str) -> None:
 def play_out(state: HandState, seed: int = 0) -> None:
     rng = random.Random(seed)
     while state.phase != "done":
-        state.apply(state.random_action(rng))
+        state.apply(random_action(state, rng))
 
 
 # ---- 5. dealing ----------------------------------------------------------------------
@@ -757,7 +758,7 @@ def test_observation_never_shows_another_seats_cards():
                 assert obs.kitty is None or may_see
                 if state.phase != "done":
                     assert obs.result is None
-            state.apply(state.random_action(rng))
+            state.apply(random_action(state, rng))
 
 
 def test_json_round_trip_and_replay_rebuild_the_hand():

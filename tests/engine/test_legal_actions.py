@@ -11,6 +11,7 @@ import pytest
 
 from engine.errors import IllegalAction
 from engine.hand import HandState, Pass, Play, Show, sub_multisets
+from engine.players.randomplayer import random_action
 from engine.rules import RuleSet
 from engine.tricks import is_legal_follow
 
@@ -28,7 +29,7 @@ def advance_to(state: HandState, rng: random.Random, phase: str, plays: int = 0)
     while state.phase != phase or (
         phase == "playing" and sum(len(t.plays) for t in state.tricks) < plays
     ):
-        state.apply(state.random_action(rng))
+        state.apply(random_action(state, rng))
         if state.phase == "done":
             raise AssertionError("the hand ended first")
     return state
@@ -55,7 +56,7 @@ def test_follow_actions_are_exactly_the_legal_follows(seed: int) -> None:
     assert seat is not None
     trick = state.tricks[-1]
     if not trick.plays:
-        state.apply(state.random_action(rng))
+        state.apply(random_action(state, rng))
         seat, trick = state.turn, state.tricks[-1]
     hand = state.hands[seat]
     lead = trick.plays[0].cards

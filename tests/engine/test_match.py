@@ -9,8 +9,10 @@ import pytest
 from engine import errors
 from engine.cards import HEARTS, parse_cards, parse_rank
 from engine.errors import IllegalAction
+from engine.events import MatchWon
 from engine.hand import Deal, HandState, Play, Trick, team_of
 from engine.match import MatchState
+from engine.players.randomplayer import random_action
 from engine.rules import RuleSet
 
 A = parse_rank("A")
@@ -49,7 +51,7 @@ def finish(match: MatchState) -> None:
 
 def play_hand(match: MatchState, rng: random.Random) -> None:
     while match.hand.phase != "done":
-        match.apply(match.hand.random_action(rng))
+        match.apply(random_action(match.hand, rng))
 
 
 def test_first_hand_is_dealt_from_the_host_at_the_start_level():
@@ -131,19 +133,19 @@ def test_wrap_continues_after_a():
 def test_time_limit_higher_level_wins_and_equal_levels_go_to_the_defenders():
     rules = RuleSet.from_preset("tournament")
     match = last_trick_match(rules, [3, 5], 0, attackers_win=False)
-    assert not match.check_time_limit(59.9)
-    assert match.check_time_limit(60)
+    assert match.check_time_limit(59.9) == []
+    assert match.check_time_limit(60) == [MatchWon(1, by_time=True)]
     assert match.finished and match.ended_by_time and match.winner == 1
-    assert not match.check_time_limit(90)  # already over
+    assert match.check_time_limit(90) == []  # already over
     with pytest.raises(IllegalAction):
         match.apply(Play(seat=0, cards=list(match.hand.hands[0])))
     tie = last_trick_match(rules, [4, 4], 1, attackers_win=False)
-    assert tie.check_time_limit(61) and tie.winner == 1
+    assert tie.check_time_limit(61) == [MatchWon(1, by_time=True)] and tie.winner == 1
 
 
 def test_no_time_limit_without_the_option():
     match = MatchState.new(RuleSet.from_preset("classic"), seed=1)
-    assert not match.check_time_limit(10_000) and not match.finished
+    assert match.check_time_limit(10_000) == [] and not match.finished
 
 
 def test_next_hand_is_refused_mid_hand():
@@ -173,4 +175,5 @@ def test_time_limit_between_hands_a_tie_goes_to_the_next_hands_defenders():
     result = match.results[-1]
     assert result.winner == "attackers" and result.next_dealer == 2
     match.levels = [6, 6]  # equal levels when the clock runs out between hands
-    assert match.check_time_limit(60) and match.winner == 0  # seat 2 deals next: team 0
+    # seat 2 deals next: team 0
+    assert match.check_time_limit(60) == [MatchWon(0, by_time=True)] and match.winner == 0

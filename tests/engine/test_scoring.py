@@ -10,6 +10,7 @@ from engine.rules import RuleSet
 from engine.scoring import (
     advance,
     attackers_total,
+    climb,
     hand_outcome,
     kitty_bonus,
     kitty_bonus_for_lead,
@@ -242,6 +243,18 @@ def test_wrap_with_must_play_stops_on_every_lap() -> None:
     assert advance(rules, r("K"), 5) == r("3")
     rules = RuleSet.from_preset("classic", match_end="wrap", must_play=["A"])
     assert advance(rules, r("Q"), 3) == r("A")
+
+
+def test_a_team_climbs_the_steps_its_stops_let_it_a_full_round_under_wrap_is_13() -> None:
+    rules = RuleSet.from_preset("tournament", match_end="wrap", must_play=[])
+    assert climb(rules, r("5"), 13) == 13 and advance(rules, r("5"), 13) == r("5")
+    assert climb(rules, r("5"), 15) == 15
+    stops = RuleSet.from_preset("classic", match_end="wrap", must_play=["3"])
+    assert climb(stops, r("K"), 5) == 3  # K → A → 2 → 3, stop
+    assert climb(stops, r("3"), 13, defended=True) == 13  # round to the stop again
+    assert climb(stops, r("3"), 2, defended=False) == 0  # taking over on a stop
+    target = RuleSet.from_preset("classic", match_end="target_10")
+    assert climb(target, r("8"), 4) == 2 and climb(target, r("10"), 3) == 0
 
 
 def test_target_10_is_the_ceiling_and_wins_when_defended() -> None:

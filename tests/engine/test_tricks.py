@@ -26,9 +26,11 @@ from engine.tricks import (
     check_lead,
     is_legal_follow,
     lead_summary,
+    play_kind,
     random_follow,
     random_lead,
     ruff_top,
+    throw_beater,
     trick_winner,
 )
 from engine.units import pair_ids, shape_names
@@ -582,3 +584,26 @@ def test_ruff_rank_agrees_with_brute_force_assignment(case):
     ctx, lead, play = case
     info = lead_summary(ctx, tuple(lead))
     assert ruff_top(ctx, info, play) == reference_ruff_top(ctx, lead, play)
+
+
+# ---- how a play reads: what beat a failed throw, ruffs and throws -------------------
+
+
+def test_what_beat_a_failed_throw_is_the_highest_unit_of_its_kind_in_another_hand():
+    def beater(unit: str, *others: str) -> list[int]:
+        return throw_beater(L10H, parse_cards(unit), [parse_cards(h) for h in others])
+
+    assert beater("9S", "JS 3S", "QS 5C") == parse_cards("QS")
+    assert beater("8S 8S", "JS JS 3S", "QS 5C") == parse_cards("JS JS")
+    assert beater("7S 7S 8S 8S", "5C", "QS QS KS KS 3S") == parse_cards("KS KS QS QS")
+    assert beater("AS", "JS", "QS") == []
+
+
+def test_a_ruff_and_a_throw_that_stood_are_told_apart_from_plain_plays():
+    assert play_kind(L10H, parse_cards("AS KS"), parse_cards("AS KS"), leads=True) == "throw"
+    assert play_kind(L10H, parse_cards("AS AS"), parse_cards("AS AS"), leads=True) is None
+    assert play_kind(L10H, parse_cards("AS"), parse_cards("3H"), leads=False) == "ruff"
+    assert play_kind(L10H, parse_cards("AS"), parse_cards("3S"), leads=False) is None
+    # trumps that do not match the lead's shape are a discard, not a ruff
+    assert play_kind(L10H, parse_cards("AS AS"), parse_cards("3H 4H"), leads=False) is None
+    assert play_kind(L10H, parse_cards("3H"), parse_cards("4H"), leads=False) is None

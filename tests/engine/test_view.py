@@ -20,6 +20,7 @@ from engine.errors import IllegalAction
 from engine.events import (
     EVENTS,
     Buried,
+    DealerTeamChecked,
     Dealt,
     Declared,
     HandSettled,
@@ -34,12 +35,26 @@ from engine.events import (
     TrickWon,
     TrumpFromKitty,
 )
-from engine.hand import Bury, Deal, HandState, Pass, Play, PublicView, Show, ToAct
+from engine.hand import (
+    Action,
+    Bury,
+    Deal,
+    HandState,
+    Pass,
+    Play,
+    PublicView,
+    Redeal,
+    Show,
+    ToAct,
+)
 from engine.match import MatchState
+from engine.players.randomplayer import random_action
 from engine.rules import PRESETS, RuleSet
 from tests.engine.test_hand import (
     bury_first,
     chaodi_hand,
+    deck_index,
+    drain_points,
     give,
     new_hand,
     pass_all,
@@ -56,7 +71,7 @@ def run_events(state: HandState, seed: int = 0) -> list:  # type: ignore[type-ar
     rng = random.Random(seed)
     events = []
     while state.phase != "done":
-        events += state.apply(state.random_action(rng))
+        events += state.apply(random_action(state, rng))
     return events
 
 
@@ -187,7 +202,7 @@ def test_match_view_names_the_winner():
     while not match.finished:
         if match.hand.phase == "done":
             events += match.start_next_hand()
-        events += match.apply(match.hand.random_action(rng))
+        events += match.apply(random_action(match.hand, rng))
     view = match.public_observation()
     assert view.match_winner == match.winner is not None
     assert events[-1] == MatchWon(match.winner)
@@ -250,14 +265,15 @@ def test_failed_throw_event_carries_the_forced_play_and_penalty():
     state = position(hands, level="10", trump=HEARTS)
     events = state.apply(Play(seat=0, cards=parse_cards("9S 8S 8S 4S 4S")))
     tried, forced = tuple(parse_cards("9S 8S 8S 4S 4S")), tuple(parse_cards("9S"))
-    assert events == [ThrowFailed(0, tried, forced, 40), Played(0, forced, 0)]
+    beaten_by = tuple(parse_cards("JS"))  # the jack in seat 1 beats the 9
+    assert events == [ThrowFailed(0, tried, forced, 40, beaten_by), Played(0, forced, 0)]
 
 
 def test_next_hand_reports_its_start():
     match = MatchState.new(RuleSet.from_preset("classic"), 5)
     rng = random.Random(0)
     while match.hand.phase != "done":
-        match.apply(match.hand.random_action(rng))
+        match.apply(random_action(match.hand, rng))
     assert match.next_actor() == ToAct("next_hand")
     dealer = match.hand.result.next_dealer  # type: ignore[union-attr]
     assert match.start_next_hand() == [HandStarted(2, dealer, match.hand.level)]
@@ -338,7 +354,7 @@ def test_is_legal_agrees_with_apply(preset: str):
                 assert legal == applied, action
                 if rng.random() < 0.02:
                     break
-            state.apply(state.random_action(rng))
+            state.apply(random_action(state, rng))
 
 
 # ---- nothing hidden leaks ------------------------------------------------------------
@@ -431,10 +447,175 @@ def test_public_view_of_a_seat_free_observer_leaks_no_hidden_card(
                 assert_same_public_view(state, other)
         if state.phase == "done":
             break
-        events = state.apply(state.random_action(rng))
+        events = state.apply(random_action(state, rng))
         # events are public too: they name only cards the table has seen
         named: set[int] = set()
         for e in events:
             for field in ("cards", "attempted", "forced", "kitty"):
                 named.update(getattr(e, field, ()) or ())
         assert not named - shown_or_played(state)
+
+
+# ---- a seat's observation: a function of the public view and its own cards ----------
+
+
+def holder(state: HandState, index: int) -> int:
+    """Who is dealt the deck's ``index``-th card: a seat, or 4 for the kitty."""
+    return 4 if index >= 100 else (state.deal_start + index) % 4
+
+
+def seat_sees(state: HandState, seat: int) -> tuple[object, ...]:
+    """Everything ``seat`` learns from the engine now: its observation, who acts, and what
+    it may do (the first legal actions; their reasons follow from the same checks)."""
+    return (
+        state.observation(seat),
+        state.next_actor(),
+        list(islice(state.legal_actions(seat), 40)),
+    )
+
+
+def own_cards(state: HandState, seat: int) -> tuple[list[int], list[int] | None]:
+    obs = state.observation(seat)
+    return obs.hand, obs.kitty
+
+
+def replay_until_revealed(
+    a: HandState, b: HandState, seat: int, log: list[Action]
+) -> tuple[int, PublicView, PublicView]:
+    """Replay ``log`` on two hands whose decks differ only where hidden cards lie: while
+    their public views and ``seat``'s own cards are the same, ``seat`` sees the same and
+    is told the same events. Returns how many actions were replayed before the two
+    worlds parted (a swapped card revealed) and both public views at that moment."""
+    for n in range(len(log) + 1):
+        va, vb = a.public_observation(), b.public_observation()
+        if va != vb or own_cards(a, seat) != own_cards(b, seat):
+            return n, va, vb
+        assert seat_sees(a, seat) == seat_sees(b, seat), n
+        if n == len(log):
+            return n, va, vb
+        try:
+            events_b = b.apply(log[n])
+        except IllegalAction:
+            return n, va, vb  # the action moves a swapped card: the worlds part
+        events_a = a.apply(log[n])
+        if a.public_observation() == b.public_observation():
+            assert events_a == events_b, n
+    raise AssertionError("unreachable")
+
+
+def random_hand_log(state: HandState, rng: random.Random, quiet_deal: bool) -> list[Action]:
+    """The actions of one random hand (``quiet_deal``: nobody shows while dealing, so
+    the after-deal window decides more often; an attacker may ask for a redeal)."""
+    state = state.model_copy(deep=True)
+    log: list[Action] = []
+    while state.phase != "done":
+        action = random_action(state, rng)
+        if quiet_deal and isinstance(action, Show) and state.phase == "dealing":
+            action = Deal(n=4)
+        redeal = [s for s in range(4) if state.can_redeal(s)]
+        if redeal and rng.random() < 0.5:
+            action = Redeal(seat=rng.choice(redeal))
+        state.apply(action)
+        log.append(action)
+    return log
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32),
+    preset=st.sampled_from(PRESETS),
+    seat=st.integers(0, 3),
+    later=st.booleans(),
+    quiet_deal=st.booleans(),
+    data=st.data(),
+)
+def test_a_seats_observation_is_a_function_of_the_public_view_and_its_own_cards(
+    seed: int, preset: str, seat: int, later: bool, quiet_deal: bool, data: st.DataObject
+):
+    """Swap two hidden cards between other seats (or another seat and the kitty) and
+    replay the same actions: the seat sees the same until the rules reveal one of them."""
+    rules = RuleSet.from_preset(preset)
+    hand_number, dealer = (2, seed % 4) if later else (1, None)
+    a = HandState.new(rules, seed, hand_number, dealer)
+    log = random_hand_log(a, random.Random(seed), quiet_deal)
+    places = [i for i in range(len(a.deck)) if holder(a, i) != seat]
+    i = data.draw(st.sampled_from(places))
+    j = data.draw(
+        st.sampled_from(
+            [j for j in places if holder(a, j) != holder(a, i) and a.deck[j] != a.deck[i]]
+        )
+    )
+    b = a.model_copy(deep=True)
+    b.deck[i], b.deck[j] = b.deck[j], b.deck[i]
+    replay_until_revealed(a, b, seat, log)
+
+
+def test_joker_declare_whether_the_dealers_team_can_declare_is_public():
+    """RULES 12: whether the dealer's team can declare decides whether an attacker may;
+    an attacker's own show options would tell it, so the whole table learns it at the
+    end of the deal (叫不起), and another seat's cards tell an observer nothing more."""
+    a = joker_declare_deal(dealer_team_can=False)  # every joker with the attackers
+    b = a.model_copy(deep=True)
+    # ... unless one LJ lies with seat 2 (beside its 2S) instead of with seat 3
+    s2, s3 = deck_index(a, 2, 1), deck_index(a, 3, 2)
+    b.deck[s2], b.deck[s3] = b.deck[s3], b.deck[s2]
+    log: list[Action] = [Deal(n=12) for _ in range(9)]
+    n, va, vb = replay_until_revealed(a, b, 1, log)
+    assert n == len(log)  # the deal ended; the table learns the fact in both worlds
+    assert (va.dealer_team_can_declare, vb.dealer_team_can_declare) == (False, True)
+    assert a.observation(1).show_options and not b.observation(1).show_options
+    for state, can in ((a, False), (b, True)):
+        assert state.apply(Pass(seat=0)) == [Passed(0)]
+        assert all(state.observation(s).dealer_team_can_declare is can for s in range(4))
+
+
+def joker_declare_deal(dealer_team_can: bool) -> HandState:
+    """A joker_declare hand 2 (dealer 0) dealt out with nothing declared; the dealer's
+    team holds a declaration (2S LJ with seat 2) or every joker is with the attackers."""
+    state = new_hand("joker_declare", hand_number=2, dealer=0)
+    at = {(1, 0): "2H", (1, 1): "BJ", (3, 0): "BJ", (3, 1): "LJ", (2, 0): "2S"}
+    at[(2, 1) if dealer_team_can else (3, 2)] = "LJ"
+    stack(state, {deck_index(state, seat, k): card for (seat, k), card in at.items()})
+    drain_points(state, 3, into=0)  # seat 3 may ask for a redeal (暴动)
+    return state
+
+
+@pytest.mark.parametrize("can", [False, True])
+def test_joker_declare_the_end_of_the_deal_tells_whether_the_dealers_team_can_declare(can):
+    state = joker_declare_deal(can)
+    assert state.apply(Deal(n=96)) == [Dealt(96, 100)]
+    assert state.public_observation().dealer_team_can_declare is None
+    events = state.apply(Deal(n=4))
+    assert events == [Dealt(100, 100), DealerTeamChecked(can)]
+    assert EVENTS.validate_python(EVENTS.dump_python(events, mode="json")) == events
+    assert state.public_observation().dealer_team_can_declare is can
+    # an attacker's options say the same: seat 1 holds 2H BJ
+    assert bool(state.observation(1).show_options) is not can
+    if not can:  # an attacker declares and deals; the fact stays on record
+        state.apply(Show(seat=1, cards=parse_cards("2H BJ")))
+        view = state.public_observation()
+        assert (view.dealer, view.dealer_team_can_declare) == (1, False)
+    # 暴动 deals again: the new deal is asked anew
+    state.apply(Redeal(seat=3))
+    assert state.public_observation().dealer_team_can_declare is None
+
+
+def test_no_dealer_team_check_when_the_dealers_team_declared_or_other_presets():
+    state = joker_declare_deal(True)
+    state.apply(Deal(n=8))
+    state.apply(Show(seat=2, cards=parse_cards("2S LJ")))
+    assert all(e.kind != "dealer_team_checked" for e in state.apply(Deal(n=92)))
+    assert state.public_observation().dealer_team_can_declare is None
+    for preset, hand_number in (("classic", 2), ("tournament", 2), ("joker_declare", 1)):
+        state = new_hand(preset, hand_number=hand_number, dealer=0)
+        assert state.apply(Deal(n=100)) == [Dealt(100, 100)]
+
+
+@pytest.mark.parametrize("can", [False, True])
+def test_joker_declare_a_window_saved_before_the_fact_was_kept_derives_it(can):
+    state = joker_declare_deal(can)
+    state.apply(Deal(n=100))
+    saved = state.model_dump(mode="json")
+    del saved["declaring"]["dealer_team_can_declare"]
+    loaded = HandState.model_validate(saved)
+    assert loaded.public_observation().dealer_team_can_declare is can

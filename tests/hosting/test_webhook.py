@@ -87,6 +87,12 @@ async def test_updates_without_the_secret_are_refused_and_with_it_answered(tmp_p
                     return any(m.from_bot for m in world.transcript(alice))
 
                 await wait_until(answered, what="the bot's answer to /help")
+
+                # with the secret but not an update: 400, logged without the body
+                private = '{"update_id": 9, "message": {"text": "Zhang Wei, room 12"}}'
+                for body in (b"{not json", f"[{private}]".encode(), b'"Zhang Wei"'):
+                    async with http.post(hook, data=body, headers=right) as r:
+                        assert r.status == 400
                 assert "/newgame" in world.last_message(alice, from_bot=True).text
 
                 async with http.get(f"http://127.0.0.1:{metrics_port}/metrics") as r:
@@ -98,6 +104,9 @@ async def test_updates_without_the_secret_are_refused_and_with_it_answered(tmp_p
             _, err = await asyncio.wait_for(bot.communicate(), 60)
         assert bot.returncode == 0, err.decode()[-2000:]
         assert "GROUP_INTERVAL_SECONDS=1.0: the rate limiter still spaces" in err.decode()
+        refused = [line for line in err.decode().splitlines() if "webhook: refused" in line]
+        assert len(refused) == 3 and "Zhang Wei" not in err.decode(), err.decode()[-2000:]
+        assert "Traceback" not in err.decode() and "CRITICAL" not in err.decode()
         assert await docker_health_check(env) != 0  # a stopped bot fails it
 
 

@@ -1,34 +1,32 @@
-"""The sandbox in a real browser: Debian's chromium, driven by Playwright, plays a card.
+"""The sandbox in a real browser (Playwright): a desktop window and phones.
 
-Starts the sandbox as ``./run`` does without a token (``python -m bot``, a free port),
-opens the page, quick-starts a game against three computer players, plays the first
-card(s) by tapping in the private chat and checks that the group's table shows them.
-A screenshot is kept in ``artifacts/`` (path printed). ``.ci/run`` installs chromium.
+Starts the sandbox as ``./run`` does without a token (``python -m bot``, a free port, the
+default Chinese world), opens the page in English, quick-starts a game against three
+computer players and plays by tapping in the private chat. The browser is Debian's
+``chromium`` or, where that is missing, one Playwright installed (``playwright install
+chromium``); without either the tests are skipped, except in CI (env ``CI``), where they
+fail (``.ci/run`` installs chromium). Screenshots are kept in ``artifacts/`` (paths printed).
 """
 
 from __future__ import annotations
 
 import re
-import shutil
 import time
 from html import unescape
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
-from bot.i18n import t
+from bot.i18n import LANGS, t
+from bot.render.cards import card_label
+from bot.render.keyboard import per_row
+from bot.render.names import isolate
+from bot.sandbox.world import GROUP_TITLE, PEOPLE
 from tests.sandbox.process import QUICK, ROOT, sandbox_process
 
 ARTIFACTS = ROOT / "artifacts"
-BROWSERS = ("chromium", "chromium-browser")
-
-
-def chromium() -> str:
-    for name in BROWSERS:
-        if path := shutil.which(name):
-            return path
-    pytest.fail("Debian's chromium is needed: apt-get install chromium (.ci/run does it)")
+PHONES = [(360, 640), (390, 844)]
 
 
 def plain(key: str, **values: object) -> str:
@@ -36,10 +34,19 @@ def plain(key: str, **values: object) -> str:
     return unescape(re.sub(r"<[^>]+>", "", t("en", key, **values)))
 
 
-def take_turn(page: Page, deadline: float) -> list[str]:
-    """Wait for our turn in the private chat; bury or play with Hint; returns what we played."""
+def screenshot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / name
+    page.screenshot(path=str(shot))
+    print(f"screenshot: {shot}")
+
+
+def take_turn(page: Page, deadline: float, on_selected=None) -> list[str]:  # noqa: ANN001
+    """Wait for our turn in the private chat; bury or play with Hint; returns what we played.
+    ``on_selected``: called once Hint's cards show selected (✓), before they go."""
     hand = page.locator("#messages-private .msg.has-kb").last
-    your_turn = (plain("dm.your_turn"), plain("dm.your_turn.one_tap"))  # a lead, a follow
+    # a lead, a follow (the first words: the count follows)
+    your_turn = (plain("dm.your_turn.lead"), plain("dm.your_turn.one_tap"), "Your turn:")
     bury = plain("btn.bury", n=8)
     while time.monotonic() < deadline:
         text = hand.inner_text() if hand.count() else ""
@@ -54,8 +61,13 @@ def take_turn(page: Page, deadline: float) -> list[str]:
                 for b in hand.locator("button").all_inner_texts()
                 if b.startswith("✓")
             ]
-            done = bury if burying else plain("btn.play")
-            hand.get_by_role("button", name=done, exact=True).click()
+            if on_selected is not None:
+                on_selected()
+            if burying:
+                hand.get_by_role("button", name=bury, exact=True).click()
+            else:  # "▶️ Play 2/2" on a follow, "▶️ Play (3)" on a lead
+                play = plain("btn.play.n", n=len(selected)).split("(")[0].strip()
+                hand.get_by_role("button", name=re.compile("^" + re.escape(play))).click()
             if not burying:
                 return selected
             expect(hand.get_by_role("button", name=bury)).to_have_count(0, timeout=15_000)
@@ -63,29 +75,31 @@ def take_turn(page: Page, deadline: float) -> list[str]:
     raise AssertionError("it never was our turn")
 
 
-def test_the_sandbox_page_plays_a_card_by_tapping(tmp_path: Path) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    shot = ARTIFACTS / "sandbox-browser.png"
-    with (
-        sandbox_process(tmp_path, "--lang", "en", **QUICK) as address,
-        sync_playwright() as playwright,
-    ):
-        browser = playwright.chromium.launch(executable_path=chromium())
+def test_the_sandbox_page_plays_a_card_by_tapping(tmp_path: Path, browser: Browser) -> None:
+    with sandbox_process(tmp_path, **QUICK) as address:  # a Chinese world, an English page
         page = browser.new_page(viewport={"width": 1400, "height": 900}, locale="en-US")
         try:
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(address + "?lang=en")
             expect(page.locator("body")).to_have_attribute("data-ready", "1")
+            # the people and the group are named in the page's language
+            expect(page.locator("#group-title")).to_have_text(GROUP_TITLE["en"])
+            expect(page.locator("#person option").first).to_have_text("1 · Alice")
+            # on a desktop both chats show side by side
+            expect(page.locator("#pane-private")).to_be_visible()
+            expect(page.locator("#switch")).to_be_hidden()
             expect(page.locator("#welcome")).to_be_visible()
             page.locator("#welcome-quick").click()
 
             played = take_turn(page, time.monotonic() + 40)
             assert played, "Hint selected nothing"
             group = page.locator("#messages-group")
-            expect(group).to_contain_text(f"Alice: {' '.join(played)}", timeout=20_000)
+            alice = isolate("Alice")  # names are shown bidi-isolated
+            expect(group).to_contain_text(f"{alice}: {' '.join(played)}", timeout=20_000)
             expect(group.locator(".from-bot b").first).to_be_visible()  # the bot's HTML
             expect(page.locator("#welcome")).to_be_hidden()
+            assert not any(name in group.inner_text() for name in PEOPLE["zh"])
 
             # another tab is another person: Bob sees the group, not Alice's private chat
             bob = browser.new_page(locale="en-US")
@@ -93,8 +107,166 @@ def test_the_sandbox_page_plays_a_card_by_tapping(tmp_path: Path) -> None:
             expect(bob.locator("#person")).to_have_value("2")
             expect(bob.locator("#messages-group")).to_contain_text("Alice")
             expect(bob.locator("#messages-private .msg")).to_have_count(0)
+            bob.close()
             assert not errors, errors
         finally:
-            page.screenshot(path=str(shot))
-            print(f"screenshot: {shot}")
-            browser.close()
+            screenshot(page, "sandbox-browser.png")
+            page.close()
+
+
+@pytest.mark.parametrize(("width", "height"), PHONES)
+def test_on_a_phone_one_chat_shows_at_a_time_and_your_hand_without_scrolling(
+    tmp_path: Path, browser: Browser, width: int, height: int
+) -> None:
+    with sandbox_process(tmp_path, **QUICK) as address:
+        page = browser.new_page(
+            viewport={"width": width, "height": height},
+            locale="en-US",
+            is_mobile=True,
+            has_touch=True,
+            device_scale_factor=2,
+        )
+        try:
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(address + "?lang=en")
+            expect(page.locator("body")).to_have_attribute("data-ready", "1")
+            # the header is one row: its controls side by side, not wrapped
+            tops = [
+                page.locator(sel).bounding_box()["y"]  # type: ignore[index]
+                for sel in (".logo", "#person", "#quick", ".langs")
+            ]
+            assert max(tops) - min(tops) < 12, tops
+            assert page.locator(".topbar").bounding_box()["height"] < 56  # type: ignore[index]
+            # one chat, and a switch naming both (the group in the page's language)
+            group_tab = page.locator('#switch button[data-show="group"]')
+            private_tab = page.locator('#switch button[data-show="private"]')
+            expect(group_tab).to_have_text(GROUP_TITLE["en"])
+            expect(page.locator("#pane-group")).to_be_visible()
+            expect(page.locator("#pane-private")).to_be_hidden()
+            private_tab.click()
+            expect(page.locator("#pane-private")).to_be_visible()
+            expect(page.locator("#pane-group")).to_be_hidden()
+
+            page.locator("#quick").click()  # in the header, from the private chat
+            # your cards come in the private chat, which stays; the group's news is a dot
+            expect(group_tab.locator(".unread")).to_be_visible()
+            expect(page.locator("#pane-private")).to_be_visible()
+            expect(page.locator("#pane-group")).to_be_hidden()
+            hand = page.locator("#messages-private .msg.has-kb").last
+            expect(hand.get_by_role("button", name=plain("btn.hint"), exact=True)).to_be_visible(
+                timeout=30_000
+            )
+            # the list ends with your hand: its cards and buttons all show, and the text
+            # above them as far as there is room (a long one scrolls up, as in Telegram)
+            expect(hand.locator(".kb")).to_be_in_viewport(ratio=1)
+            expect(hand.locator(".bubble")).to_be_in_viewport(ratio=0.5 if height < 800 else 1)
+            assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
+            screenshot(page, f"sandbox-phone-{width}x{height}.png")
+
+            group_tab.click()
+            expect(group_tab.locator(".unread")).to_be_hidden()
+            expect(page.locator("#messages-group")).to_contain_text("Alice")
+            # the page in Chinese: the people and the group take Chinese names
+            page.locator('.langs button[data-lang="zh"]').click()
+            expect(group_tab).to_have_text(GROUP_TITLE["zh"])
+            expect(page.locator("#person option").first).to_have_text(f"1 · {PEOPLE['zh'][0]}")
+            assert not errors, errors
+        finally:
+            page.close()
+
+
+# each button of the private chat's last keyboard whose text does not fit (cut with …)
+_CUT_BUTTONS = """() => {
+  const kbs = document.querySelectorAll('#messages-private .msg.has-kb .kb');
+  const kb = kbs[kbs.length - 1];
+  if (!kb) return [[], 0];
+  const buttons = [...kb.querySelectorAll('button')];
+  const cut = buttons.filter(b => b.scrollWidth > b.clientWidth).map(b => b.innerText);
+  return [cut, buttons.length];
+}"""
+
+
+# The same keyboard, its rows replaced by rows of the widest labels the DM has, laid out
+# as the bot lays them out (bot.render.keyboard): each button's text measured.
+_CUT_IN_ROWS = """(rows) => {
+  const kbs = document.querySelectorAll('#messages-private .msg.has-kb .kb');
+  const kb = kbs[kbs.length - 1].cloneNode(true);
+  kbs[kbs.length - 1].after(kb);
+  const row = kb.querySelector('.kb-row'), button = row.querySelector('button');
+  kb.replaceChildren(...rows.map(labels => {
+    const r = row.cloneNode(false);
+    r.replaceChildren(...labels.map(text => {
+      const b = button.cloneNode(false);
+      b.textContent = text;
+      return b;
+    }));
+    return r;
+  }));
+  const cut = [...kb.querySelectorAll('button')]
+    .filter(b => b.scrollWidth > b.clientWidth).map(b => b.textContent);
+  kb.remove();
+  return cut;
+}"""
+
+
+def widest_rows() -> list[list[str]]:
+    """A row of each of the widest labels, as many a row as the bot puts there."""
+    cards = [
+        f"✓{card_label(c, lang)}" for lang in LANGS for c in (8, 21, 34, 47, 10, 23, 36, 49, 52, 53)
+    ]
+    rows = [[label] * per_row([label]) for label in cards]  # ✓♦️10, ✓大王 …
+    for lang in LANGS:
+        big = card_label(53, lang)
+        show = t(lang, "btn.show", action=t(lang, "btn.show.reinforce"), cards="♦️10 ♦️10")
+        actions = [
+            t(lang, "btn.play.count", n=10, need=10),
+            t(lang, "btn.play.n", n=10),
+            t(lang, "btn.hint"),
+            t(lang, "btn.clear"),
+            t(lang, "btn.bury", n=8),
+            t(lang, "btn.auto.off"),
+            t(lang, "btn.pass"),
+            t(lang, "btn.redeal"),
+            show,
+            t(lang, "btn.show", action=t(lang, "btn.show.overturn"), cards=f"{big} {big}"),
+        ]
+        rows += [[label] * min(3, per_row([label])) for label in actions]
+    return rows
+
+
+def test_on_a_phone_no_button_label_is_cut(tmp_path: Path, browser: Browser) -> None:
+    """At 360×640 every card and action button of the hand shows its whole label, the
+    ✓ of a selected card included (each button's text measured: none overflows): the
+    keyboards of a game as it is played, and rows of the widest labels there are."""
+    with sandbox_process(tmp_path, **QUICK) as address:
+        page = browser.new_page(
+            viewport={"width": 360, "height": 640},
+            locale="en-US",
+            is_mobile=True,
+            has_touch=True,
+            device_scale_factor=2,
+        )
+        try:
+            page.goto(address + "?lang=en")
+            expect(page.locator("body")).to_have_attribute("data-ready", "1")
+            page.locator('#switch button[data-show="private"]').click()
+            page.locator("#quick").click()
+            measured: list[int] = []
+            cut: list[str] = []
+
+            def measure() -> None:
+                labels, count = page.evaluate(_CUT_BUTTONS)
+                cut.extend(labels)
+                measured.append(count)
+
+            deadline = time.monotonic() + 120
+            for _ in range(3):  # the bury if we deal, then our plays (cards ✓ by Hint)
+                measure()
+                take_turn(page, deadline, on_selected=measure)
+            screenshot(page, "sandbox-phone-buttons-360x640.png")
+            assert max(measured) >= 10, measured  # card keyboards were measured
+            assert not cut, cut
+            assert not page.evaluate(_CUT_IN_ROWS, widest_rows())
+        finally:
+            page.close()

@@ -12,7 +12,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.config import Settings
 from bot.sandbox.web import make_app
-from bot.sandbox.world import Sandbox
+from bot.sandbox.world import GROUP_TITLE, PEOPLE, Sandbox
 
 QUICK = dict(
     deal_batch=25,
@@ -154,3 +154,23 @@ async def test_commands_typed_in_the_group_reach_the_bot_and_its_formatting_show
         assert "<b>" in rules[0]["html"]
         unknown = await me.client.post("/api/send", json={"user": 9, "chat": 1, "text": "x"})
         assert unknown.status == 400
+
+
+async def test_the_page_language_names_the_people_and_the_group():
+    async with sandbox_page("zh") as (_, client), Page(client, 1) as me:
+        assert [p["name"] for p in me.snapshot["people"]] == PEOPLE["zh"]
+        assert {c["title"] for c in me.snapshot["chats"]} >= {GROUP_TITLE["zh"]}
+        assert await me.post("language", lang="en") == {"ok": True}
+        while (event := await me._next())["type"] != "snapshot":
+            pass
+        assert (
+            [p["name"] for p in event["people"]]
+            == PEOPLE["en"]
+            == ["Alice", "Bob", "Carol", "Dave"]
+        )
+        assert {c["title"] for c in event["chats"]} >= {GROUP_TITLE["en"]}
+        assert event["me"]["lang"] == "en"
+        # what Alice says from now on is signed with her English name
+        await me.post("send", chat=me.chat("group"), text="hello")
+        said = await me.until(lambda: [m for m in me.in_chat("group") if "hello" in m["html"]])
+        assert said[0]["from"]["name"] == "Alice"

@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 
 from bot.fake_telegram import FakeTelegram
-from bot.store import _MIGRATIONS
+from bot.store import _MIGRATIONS, Store
 from tests.e2e.harness import buttons, find, hand_message, play_out, running_bot, service
 from tests.upgrades.saved_games import PEOPLE, fixture_path, populate, restore
 
@@ -44,6 +44,27 @@ def test_every_schema_version_has_saved_games():
         f"no saved games of schema version(s) {missing}: "
         "run `python -m tests.upgrades.saved_games` on the code of that version"
     )
+
+
+def schema(db):
+    con = sqlite3.connect(db)
+    try:
+        rows = con.execute(
+            "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+        )
+        return sorted(rows)
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("version", [v for v in VERSIONS if fixture_path(v).exists()])
+async def test_a_migrated_database_has_the_schema_of_a_new_one(version, tmp_path):
+    new, old = tmp_path / "new.sqlite3", tmp_path / "old.sqlite3"
+    restore(fixture_path(version), old)
+    for db in (new, old):
+        await (await Store(db).open()).close()
+    assert schema(old) == schema(new)
+    assert "users" not in {name for _, name, _ in schema(new)}  # never used: dropped
 
 
 @pytest.mark.parametrize("version", [v for v in VERSIONS if fixture_path(v).exists()])

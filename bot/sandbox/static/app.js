@@ -102,7 +102,11 @@ function renderHeads() {
     $("#group-title").textContent = group.title;
     $("#group-sub").textContent = tr("members", { n: group.members + 1 });
   }
-  if (state.bot) $("#bot-title").textContent = `${state.bot.name} (@${state.bot.username})`;
+  if (group) $("#switch-group").textContent = group.title;
+  if (state.bot) {
+    $("#bot-title").textContent = `${state.bot.name} (@${state.bot.username})`;
+    $("#switch-private").textContent = `🤖 ${state.bot.name}`;
+  }
   const composer = $('.composer[data-kind="private"]');
   const started = state.me && state.me.started;
   composer.classList.toggle("unstarted", !started);
@@ -124,7 +128,7 @@ function fillMeta(el) {
   el.textContent = (el.dataset.edited === "1" ? tr("edited") + " " : "") + el.dataset.time;
 }
 
-function upsertMessage(m) {
+function upsertMessage(m, fresh = true) {
   const list = listOf(m.chat);
   if (!list) return;
   const stick = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
@@ -140,6 +144,32 @@ function upsertMessage(m) {
   }
   updateWelcome();
   if (stick || !old) list.scrollTop = list.scrollHeight;
+  if (!old && fresh) markUnread(list);
+}
+
+// ------------------------------------------------------------------ one chat at a time
+// On a phone only one pane shows (style.css); the switch above it picks which, and a dot
+// on the other one tells that something new arrived there.
+function kindOf(list) {
+  return list.closest(".pane").dataset.kind;
+}
+
+function showChat(kind) {
+  document.body.dataset.show = kind;
+  for (const b of document.querySelectorAll("#switch button")) {
+    const on = b.dataset.show === kind;
+    b.classList.toggle("on", on);
+    b.setAttribute("aria-selected", on ? "true" : "false");
+    if (on) $(".unread", b).hidden = true;
+  }
+  const list = $(`#pane-${kind} .messages`);
+  list.scrollTop = list.scrollHeight;  // a hidden list could not follow its new messages
+}
+
+function markUnread(list) {
+  const kind = kindOf(list);
+  if (document.body.dataset.show === kind) return;
+  $(`#switch button[data-show="${kind}"] .unread`).hidden = false;
 }
 
 function removeMessage(chatId, id) {
@@ -212,7 +242,10 @@ function buildKeyboard(m) {
       const btn = document.createElement("button");
       btn.type = "button";
       btn.textContent = b.text;
-      if (b.url) {
+      if (b.web_app) {
+        btn.classList.add("web-app");
+        btn.addEventListener("click", () => openMiniApp(b)); // miniapp.js
+      } else if (b.url) {
         btn.classList.add("url");
         btn.addEventListener("click", () => openUrl(b.url));
       } else {
@@ -263,6 +296,7 @@ async function openUrl(url) {
   if (isDeepLink(url)) {
     const res = await post("link", { url });
     if (!res.ok) toast(state.privateId, tr("link_failed"));
+    showChat("private");
     flash("#pane-private");
     $('.composer[data-kind="private"] input').focus({ preventScroll: true });
   } else if (/^https?:\/\//i.test(url)) {
@@ -299,6 +333,7 @@ async function quickStart(button) {
   try {
     const res = await post("quick", {});
     if (!res.ok) showAlert(tr(res.error));
+    else showChat("private");  // your cards are there
   } finally {
     for (const b of document.querySelectorAll("#quick, #welcome-quick")) b.disabled = false;
   }
@@ -331,7 +366,7 @@ function handle(ev) {
     }
     renderPeople();
     renderHeads();
-    for (const m of ev.messages) upsertMessage(m);
+    for (const m of ev.messages) upsertMessage(m, false);
     updateWelcome();
     document.body.dataset.ready = "1";
     if (state.me.lang && !state.me.lang.startsWith(state.lang === "zh" ? "zh" : "en")) {
@@ -373,6 +408,10 @@ function setup() {
   for (const b of document.querySelectorAll("#quick, #welcome-quick")) {
     b.addEventListener("click", () => quickStart(b));
   }
+  for (const b of document.querySelectorAll("#switch button")) {
+    b.addEventListener("click", () => showChat(b.dataset.show));
+  }
+  showChat(document.body.dataset.show);
   for (const form of document.querySelectorAll(".composer")) {
     form.addEventListener("submit", (e) => {
       e.preventDefault();

@@ -1,0 +1,151 @@
+"""Live tables: every open Mini App is told of every change of its game.
+
+The hub listens to the one change path (``Publisher.listeners``: called when a change is
+published, under the game's lock), builds each open app's view at once and keeps only
+the newest for it (a slow reader skips states, never falls behind). While a person has
+an app open their DM may wait (``Publisher.app_open``); when their last app closes the
+game is published again, so the DM catches up at once. The countdown is the turn's
+deadline as ``bot.timers`` keeps it (the DM shows the same), or the after-deal window's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from bot.live import Game
+from bot.webapp.view import table_view
+
+if TYPE_CHECKING:
+    from bot.game import GameService
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)
+class Reader:
+    """One open Mini App: who reads which game, in what language, and what it was sent."""
+
+    game_id: int
+    user_id: int
+    seat: int | None
+    lang: str
+    newest: str | None = None  # the newest view not sent yet (JSON)
+    sent: str | None = None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def offer(self, data: str) -> None:
+        if data != self.sent and data != self.newest:
+            self.newest = data
+            self.wake.set()
+
+    async def next(self, timeout: float) -> str | None:
+        """The newest view not sent yet; None after ``timeout`` seconds of no change."""
+        if self.newest is None:
+            self.wake.clear()
+            try:
+                await asyncio.wait_for(self.wake.wait(), timeout)
+            except TimeoutError:
+                return None
+        data, self.newest = self.newest, None
+        self.sent = data
+        return data
+
+
+class Hub:
+    def __init__(self, svc: GameService) -> None:
+        self.svc = svc
+        self._readers: dict[int, set[Reader]] = defaultdict(set)  # game -> open apps
+        self._open: dict[int, int] = defaultdict(int)  # user -> open apps
+        # game -> (hand, seat's cards) as last published before a burial began
+        self._before_bury: dict[int, tuple[int, list[list[int]]]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        svc.publisher.listeners.append(self.changed)
+        svc.publisher.app_open = self.connected
+
+    # ------------------------------------------------------------------ readers
+    def open(self, game: Game, user_id: int, seat: int | None, lang: str) -> Reader:
+        reader = Reader(game.rec.id, user_id, seat, lang)
+        self._readers[reader.game_id].add(reader)
+        self._open[user_id] += 1
+        reader.offer(self.document(game, seat, lang))
+        return reader
+
+    def close(self, reader: Reader) -> None:
+        readers = self._readers.get(reader.game_id)
+        if readers is not None and reader in readers:
+            readers.discard(reader)
+            if not readers:
+                del self._readers[reader.game_id]
+            self._open[reader.user_id] -= 1
+            if self._open[reader.user_id] <= 0:
+                del self._open[reader.user_id]
+                # their DM waited while the app showed everything: bring it up to date now
+                task = asyncio.get_running_loop().create_task(self._catch_up(reader.game_id))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+    async def _catch_up(self, game_id: int) -> None:
+        try:
+            game = await self.svc.get(game_id)
+            if game is not None:
+                async with game.lock:  # as the change path publishes: under the game's lock
+                    self.svc.publisher.publish(game)
+        except Exception:  # e.g. the bot stopping meanwhile: the next change publishes
+            log.exception("catching up the DMs of game %s failed", game_id)
+
+    def connected(self, user_id: int) -> bool:
+        """Whether this person has the Mini App open now."""
+        return user_id in self._open
+
+    # ------------------------------------------------------------------ changes
+    def changed(self, game: Game) -> None:
+        self._remember_hands(game)
+        for reader in list(self._readers.get(game.rec.id, ())):
+            reader.offer(self.document(game, reader.seat, reader.lang))
+
+    def document(self, game: Game, seat: int | None, lang: str) -> str:
+        return json.dumps(self.view(game, seat, lang), ensure_ascii=False)
+
+    def view(self, game: Game, seat: int | None, lang: str) -> dict[str, Any]:
+        rec, match = game.rec, game.match
+        if match is None:
+            return {"game": rec.id, "status": rec.status, "group": rec.chat_title, "lang": lang}
+        return table_view(rec, match, seat, lang, self.deadline(game), self.picked(game, seat))
+
+    def picked(self, game: Game, seat: int | None) -> list[int] | None:
+        """The cards ``seat`` took up with the kitty, while it buries (if seen before)."""
+        match = game.match
+        if match is None or seat is None or match.hand.phase != "burying":
+            return None
+        before = self._before_bury.get(game.rec.id)
+        if before is None or before[0] != match.hand.hand_number:
+            return None
+        rest = Counter(match.hand.hands[seat]) - Counter(before[1][seat])
+        return sorted(rest.elements())
+
+    def _remember_hands(self, game: Game) -> None:
+        match = game.match
+        if game.rec.status != "running":
+            self._before_bury.pop(game.rec.id, None)
+        elif match is not None and match.hand.phase != "burying":
+            hands = [list(h) for h in match.hand.hands]
+            self._before_bury[game.rec.id] = (match.hand.hand_number, hands)
+
+    def deadline(self, game: Game) -> float | None:
+        """Seconds left to whoever acts now, if a clock runs for a person."""
+        rec, match = game.rec, game.match
+        if match is None or rec.status != "running" or rec.paused:
+            return None
+        to = match.next_actor()
+        now = self.svc.now()
+        if to.kind == "window":
+            if game.window_deadline is None:
+                return None
+            return max(0.0, game.window_deadline - now)
+        due = self.svc.deadlines.turn_deadline(game)  # the turn's clock, as the DM shows it
+        return None if due is None else max(0.0, due[0] - now)

@@ -1,0 +1,290 @@
+"""The Mini App's HTTP side (aiohttp): the page, its API and its live updates.
+
+Every API request carries Telegram's signed launch data (``Authorization: tma
+<initData>``; the event stream, which a browser opens without headers, as ``?auth=``),
+checked by ``bot.webapp.auth``; the person it names is the only identity. A seated
+player reads their seat's view and acts for their seat only; a member of the group who
+does not play reads the public view; anyone else is refused.
+
+    GET  /                 the page (``static/``, no build step)
+    GET  /telegram-web-app.js  Telegram's WebApp script (a redirect; the sandbox: a stand-in)
+    GET  /api/texts?lang=  the page's words (the i18n catalogs' ``webapp.*`` keys)
+    GET  /api/view?game=   the reader's view of the game (``bot.webapp.view``)
+    POST /api/act          an action: exactly a DM button's press (``HandInput.press``)
+    GET  /api/events?game= server-sent events: the view, then the view after each change
+
+Each person may make ``WEBAPP_RATE_PER_MINUTE`` requests a minute (a leaky bucket,
+``aiolimiter``); more are answered 429.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import web
+from aiolimiter import AsyncLimiter
+
+from bot import codec
+from bot.codec import Kind
+from bot.config import Settings
+from bot.game import GameService
+from bot.i18n import LANGS, catalog, normalize
+from bot.live import Game
+from bot.members import Members
+from bot.webapp.auth import InitDataError, Launch, validate
+from bot.webapp.live import Hub
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).parent / "static"
+PTB: web.AppKey[Callable[[], Any]] = web.AppKey("ptb")
+LIMITS: web.AppKey[OrderedDict[int, AsyncLimiter]] = web.AppKey("limits")
+KEEPALIVE = 15.0
+TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
+MAX_LIMITERS = 10_000  # people remembered by the rate limiter (the least recent forgotten)
+
+# what the page may do, as the DM's button of the same kind
+ACTIONS = {
+    "play": Kind.PLAY,  # play (or bury) the cards sent
+    "hint": Kind.HINT,
+    "clear": Kind.CLEAR,
+    "show": Kind.SHOW,
+    "pass": Kind.PASS,
+    "redeal": Kind.REDEAL,
+    "back": Kind.BACK,
+    "next": Kind.NEXT_HAND,
+}
+
+
+def make_app(ptb: Callable[[], Any], stand_in: Path | None = None) -> web.Application:
+    """The Mini App of the running bot ``ptb()`` (a python-telegram-bot Application whose
+    ``bot_data`` holds the service once initialised). The page loads Telegram's own
+    WebApp script; ``stand_in``: a file serving instead (the sandbox, no Telegram)."""
+    app = web.Application()
+    app[PTB] = ptb
+    app[LIMITS] = OrderedDict()
+    app.router.add_get("/", index)
+    app.router.add_get("/telegram-web-app.js", _script(stand_in))
+    app.router.add_static("/static/", STATIC)
+    app.router.add_get("/api/texts", texts)
+    app.router.add_get("/api/view", view)
+    app.router.add_post("/api/act", act)
+    app.router.add_get("/api/events", events)
+    return app
+
+
+def hub(ptb: Any) -> Hub:
+    """The bot's live-table hub (made once per service, when the bot starts serving)."""
+    data = ptb.bot_data
+    svc: GameService = data["service"]
+    current = data.get("webapp_hub")
+    if current is None or current.svc is not svc:
+        current = data["webapp_hub"] = Hub(svc)
+    return current
+
+
+async def index(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+
+def _script(stand_in: Path | None) -> Any:
+    async def script(request: web.Request) -> web.StreamResponse:
+        if stand_in is None:
+            raise web.HTTPFound(TELEGRAM_SCRIPT)
+        return web.FileResponse(stand_in, headers={"Cache-Control": "no-store"})
+
+    return script
+
+
+async def texts(request: web.Request) -> web.Response:
+    lang = normalize(request.query.get("lang")) or "zh"
+    words = catalog(lang if lang in LANGS else "zh")
+    keep = {k: v for k, v in words.items() if k.startswith(("webapp.", "btn."))}
+    return web.json_response(keep, dumps=_dumps)
+
+
+# ---------------------------------------------------------------------- who is asking
+def _service(request: web.Request) -> tuple[GameService, Settings]:
+    ptb = request.app[PTB]()
+    svc = None if ptb is None else ptb.bot_data.get("service")
+    if svc is None:
+        raise web.HTTPServiceUnavailable(text="starting")
+    return svc, svc.settings
+
+
+def _launch(request: web.Request, init_data: str | None) -> Launch:
+    svc, settings = _service(request)
+    if not init_data:
+        raise web.HTTPUnauthorized(text="launch data expected")
+    try:
+        return validate(
+            init_data,
+            request.app[PTB]().bot.token,
+            max_age=settings.webapp_auth_max_age_seconds,
+            now=svc.wall(),
+        )
+    except InitDataError as e:
+        raise web.HTTPUnauthorized(text=e.reason) from None
+
+
+def _from_header(request: web.Request) -> Launch:
+    scheme, _, data = request.headers.get("Authorization", "").partition(" ")
+    return _launch(request, data if scheme.lower() == "tma" else None)
+
+
+async def _limit(request: web.Request, user_id: int) -> None:
+    """Spend one of the person's requests, or answer 429."""
+    limits = request.app[LIMITS]
+    limiter = limits.get(user_id)
+    if limiter is None:
+        rate = _service(request)[1].webapp_rate_per_minute
+        limiter = limits[user_id] = AsyncLimiter(rate, 60)
+        while len(limits) > MAX_LIMITERS:
+            limits.popitem(last=False)
+    limits.move_to_end(user_id)
+    if not limiter.has_capacity():
+        raise web.HTTPTooManyRequests(text="slow down", headers={"Retry-After": "1"})
+    await limiter.acquire()  # there is capacity: this does not wait
+
+
+async def _reader(
+    request: web.Request, launch: Launch, game_id: Any
+) -> tuple[Game, int | None, str]:
+    """The game, the reader's seat in it (None: a member of the group watching) and
+    their language; 404 / 403 otherwise."""
+    svc, _ = _service(request)
+    try:
+        game = await svc.get(int(game_id))
+    except (TypeError, ValueError):
+        game = None
+    if game is None:
+        raise web.HTTPNotFound(text="no such game")
+    user = launch.user
+    rec = game.rec
+    seat = rec.seat_of(user.id)
+    if seat is None and not await _members(request).is_member(rec.chat_id, user.id):
+        raise web.HTTPForbidden(text="not in this group")
+    return game, seat, rec.user_lang(user.id, user.language_code)
+
+
+def _members(request: web.Request) -> Members:
+    ptb = request.app[PTB]()
+    data = ptb.bot_data
+    if "members" not in data:
+        data["members"] = Members(ptb.bot, data["service"].clock)
+    return data["members"]
+
+
+def _game_of(request: web.Request, launch: Launch) -> str | None:
+    """The game asked for: ``?game=``, else the direct link's ``startapp`` (signed)."""
+    asked = request.query.get("game")
+    if asked is None and launch.start_param:
+        try:
+            kind, game_id, _ = codec.decode_payload(launch.start_param)
+        except codec.BadData:
+            return None
+        return str(game_id) if kind == "open" else None
+    return asked
+
+
+# ---------------------------------------------------------------------- the API
+async def view(request: web.Request) -> web.Response:
+    launch = _from_header(request)
+    await _limit(request, launch.user.id)
+    game, seat, lang = await _reader(request, launch, _game_of(request, launch))
+    async with game.lock:
+        doc = hub(request.app[PTB]()).view(game, seat, lang)
+    return web.json_response(doc, dumps=_dumps)
+
+
+async def act(request: web.Request) -> web.Response:
+    launch = _from_header(request)
+    await _limit(request, launch.user.id)
+    try:
+        body = await request.json()
+        kind = ACTIONS[str(body["action"])]
+        cards = [int(c) for c in body.get("cards") or []]
+        hand_no, version = int(body.get("hand", 0)), int(body.get("version", 0))
+        if len(cards) > 40 or hand_no < 0 or version < 0:
+            raise ValueError
+        arg = codec.encode_cards(cards)
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError, IndexError):
+        raise web.HTTPBadRequest(text="bad action") from None
+    game, seat, lang = await _reader(request, launch, body.get("game"))
+    press = codec.Press(kind, game.rec.id, hand_no, version, arg)
+    svc, _ = _service(request)
+    # the same door as a tapped button: lock, engine, save once, publish once
+    answer = await svc.hands.press(game, press, launch.user.id, launch.user.language_code)
+    async with game.lock:
+        doc = hub(request.app[PTB]()).view(game, seat, lang)
+    return web.json_response(
+        {"text": answer.text, "alert": answer.alert, "view": doc}, dumps=_dumps
+    )
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    launch = _launch(request, request.query.get("auth"))
+    await _limit(request, launch.user.id)
+    game, seat, lang = await _reader(request, launch, _game_of(request, launch))
+    response = web.StreamResponse(
+        headers={
+            "Content-Type": "text/event-stream",
+            "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no",  # nginx: pass each event on at once
+        }
+    )
+    await response.prepare(request)
+    live = hub(request.app[PTB]())
+    async with game.lock:
+        reader = live.open(game, launch.user.id, seat, lang)
+    try:
+        while True:
+            data = await reader.next(KEEPALIVE)
+            if data is None:
+                await response.write(b": keep-alive\n\n")
+                continue
+            await response.write(f"data: {data}\n\n".encode())
+    except (ConnectionResetError, asyncio.CancelledError):
+        pass
+    finally:
+        live.close(reader)
+    return response
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False)
+
+
+async def serve(ptb: Any, settings: Settings) -> web.AppRunner:
+    """Serve the Mini App at WEBAPP_URL's path on WEBAPP_LISTEN:WEBAPP_PORT (behind the
+    host's TLS-terminating reverse proxy); ``await runner.cleanup()`` stops it."""
+    path = prefix(settings.webapp_url)
+    root = make_app(lambda: ptb)
+    if path != "/":
+        root = web.Application()
+        root.add_subapp(path, make_app(lambda: ptb))
+    hub(ptb)  # the turn clocks start with the bot, not with the first reader
+    runner = web.AppRunner(root, access_log=None)  # launch data travels in URLs: no log
+    await runner.setup()
+    await web.TCPSite(runner, settings.webapp_listen, settings.webapp_port).start()
+    log.info(
+        "Mini App on http://%s:%d%s (public: %s)",
+        settings.webapp_listen,
+        settings.webapp_port,
+        path,
+        settings.webapp_url,
+    )
+    return runner
+
+
+def prefix(url: str) -> str:
+    """The path the app is served at: WEBAPP_URL's, ending with a slash."""
+    path = urlsplit(url).path.rstrip("/")
+    return f"{path}/" if path else "/"
