@@ -209,12 +209,10 @@ class GameService:
         return game
 
     def _adopt(self, rec: GameRecord) -> Game:
-        """The game of a record read from the store; kept in memory if it is in play
-        (a press on an ended game's old message is answered without keeping it)."""
+        """The game of a record read from the store, kept in memory (an ended one, read
+        again for a press on an old message, leaves again after that change)."""
         match = MatchState.model_validate_json(rec.match_json) if rec.match_json else None
-        game = Game(rec, match, saved=rec.model_dump_json())
-        if rec.status in RUNNING_STATES:
-            self.games[rec.id] = game
+        game = self.games[rec.id] = Game(rec, match, saved=rec.model_dump_json())
         return game
 
     async def create(self, rec: GameRecord) -> Game:
