@@ -61,6 +61,26 @@ def follow_candidates(
     ctx: TrumpContext, lead: list[int], hand: list[int], rng: random.Random
 ) -> list[list[int]]:
     """Legal follows of ``lead`` from ``hand``, one per outcome class (at least one)."""
+    key = (ctx, tuple(lead), tuple(hand))
+    known = _remembered.get(key)
+    if known is not None:
+        return [list(p) for p in known]
+    plays, drew = _follow_candidates(ctx, lead, hand, rng)
+    if not drew:  # no random draws: the same question gets the same answer
+        if len(_remembered) >= REMEMBER:
+            _remembered.clear()
+        _remembered[key] = [tuple(p) for p in plays]
+    return plays
+
+
+REMEMBER = 1 << 14  # follow questions remembered (playouts of one world ask them again)
+_remembered: dict[tuple[TrumpContext, tuple[int, ...], tuple[int, ...]], list[tuple[int, ...]]] = {}
+
+
+def _follow_candidates(
+    ctx: TrumpContext, lead: list[int], hand: list[int], rng: random.Random
+) -> tuple[list[list[int]], bool]:
+    """The candidates, and whether they took random draws."""
     info = lead_summary(ctx, tuple(lead))
     n, klass = info.size, info.klass
     cls = ctx.suit_class
@@ -73,7 +93,7 @@ def follow_candidates(
 
     if len(same) >= n:
         if n == 1:  # a single: every distinct card of the class, lowest id first
-            return [[c] for c in sorted(set(same))]
+            return [[c] for c in sorted(set(same))], False
         distinct = len(set(same))
         if comb(distinct + n - 1, n) <= ENUMERATE_UP_TO or comb(len(same), n) <= ENUMERATE_UP_TO:
             legal = _legal_check(ctx, info, lead, hand, same)
@@ -90,7 +110,8 @@ def follow_candidates(
             for play in islice(sub_multisets(same, n), ENUMERATE_UP_TO):
                 if is_legal_follow(ctx, lead, hand, play):
                     add(play)
-        return list(out.values())
+            return list(out.values()), True
+        return list(out.values()), False
     rest = [c for c in hand if cls[c] != klass]
     k = n - len(same)
     dear = cost(ctx, rest)
@@ -99,7 +120,7 @@ def follow_candidates(
     if not same and klass != TRUMP:
         for play in _ruffs(ctx, info, [c for c in rest if cls[c] == TRUMP], dear):
             add(play)
-    return list(out.values())
+    return list(out.values()), False
 
 
 def _legal_check(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import lru_cache
 
 from engine.cards import POINTS, suit_of
 from engine.hand import Action, Bury, Observation, Pass, Play, Show
@@ -118,8 +119,14 @@ def _units_of_hand(ctx: TrumpContext, hand: list[int]) -> list[Unit]:
     for c in hand:
         by_class.setdefault(ctx.suit_class[c], []).append(c)
     for cards in by_class.values():
-        units.extend(decompose(ctx, cards) or [])
+        units.extend(_class_units(ctx, tuple(sorted(cards))))
     return units
+
+
+@lru_cache(maxsize=1 << 14)
+def _class_units(ctx: TrumpContext, cards: tuple[int, ...]) -> tuple[Unit, ...]:
+    """The decomposition of one class's cards (it depends on the multiset alone)."""
+    return tuple(decompose(ctx, cards) or ())
 
 
 def _lead(obs: Observation) -> list[int]:

@@ -12,7 +12,9 @@ trick were under the heuristic (policy-based inference): a world in which the he
 would have played otherwise counts ``MISMATCH`` as much.
 
 The budget is work, not wall time: ``budget_ms`` buys ``budget_ms * PLAYS_PER_MS``
-simulated plays (measured on the development machine, one core), so a decision is
+simulated plays (measured with ``bench/bench_search.py``: the CPU time of today's
+plays at 300 ms is what 32 plays a millisecond cost before the playouts got faster,
+so the same budget now buys about 1.4 times the worlds), so a decision is
 a function of the observation and the random stream alone: reproducible, and blind
 to hidden cards (a loaded machine thinks longer, not less). Forced plays skip the
 search, and so do choices between single cards that nothing still in play can tell
@@ -40,7 +42,7 @@ from engine.players.worlds import KITTY, knowledge, sample
 from engine.ranking import TRUMP
 
 DEFAULT_BUDGET_MS = 300
-PLAYS_PER_MS = 32  # simulated plays per millisecond of one core of the development machine
+PLAYS_PER_MS = 44  # simulated plays per CPU millisecond of one core (bench/bench_search.py)
 MAX_CANDIDATES = 10
 MISMATCH = 0.5  # weight of a world per observed play the heuristic would not have made
 WEIGHTED_TRICKS = 2  # the current trick and the last finished one
