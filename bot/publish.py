@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 AWAY_SECONDS = 30.0
 # during the deal a DM shows the cards as they arrive at most this often (a new show
 # option, or the end of the deal, goes out at once)
-DEAL_CALM_SECONDS = 6.0
+DEAL_CALM_SECONDS = 8.0
 # the group's live table is edited at most once per this many pacing intervals, but
 # for a finished trick (at once): a play costs a DM edit for who played and one for
 # who plays next; the group gets well under one edit a play
