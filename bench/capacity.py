@@ -535,6 +535,9 @@ async def measure(
         with tempfile.TemporaryDirectory() as tmp:
             app = build(world, Path(tmp) / "capacity.sqlite3", overrides)
             async with world.running(app, allowed_updates=ALLOWED_UPDATES):
+                tune = getattr(sys.modules["bot.app"], "tune_gc", None)
+                if tune is not None:  # what ``python -m bot`` does before it runs
+                    tune()
                 gc.collect()
                 rss0 = rss()
                 bench = Bench(world, think)
@@ -571,6 +574,7 @@ async def measure(
                 cpu0, fake0 = time.process_time(), meter.seconds
                 stalls = Stalls(world.clock.now)
                 stalls.start()
+                load0 = os.getloadavg()[0]
                 await asyncio.sleep(seconds)
 
                 def plays_since(start: float) -> int:
@@ -586,6 +590,7 @@ async def measure(
                 while plays_since(clock0) < min_plays and time.monotonic() < limit:
                     await asyncio.sleep(0.1)
                 stalled = stalls.stop()
+                load1 = os.getloadavg()[0]
                 cpu1, fake1 = time.process_time(), meter.seconds
                 calls1, clock1 = dict(counted), world.clock.now()
                 seconds = time.monotonic() - real0
@@ -663,6 +668,8 @@ async def measure(
         "calls": calls,
         "calls_per_play": {m: n / plays for m, n in calls.items()} if plays else {},
         "mem_kb_per_game": (rss1 - rss0) / 1024 / games,
+        # the machine's 1-minute load average at the start and the end of the window
+        "load": (load0, load1),
         **stalled,
         "gc_ms_per_s": stalled["gc_ms_per_s"] / seconds,
     }
@@ -727,6 +734,10 @@ def figures(runs: list[dict[str, Any]]) -> dict[str, float | None]:
         ("to_play_s", "starts→playing s (--playing)"),
     ):
         out[label] = median_of(runs, key)
+    loads = [r["load"] for r in runs if "load" in r]
+    if loads:
+        out["load average, window start"] = statistics.median(a for a, _ in loads)
+        out["load average, window end"] = statistics.median(b for _, b in loads)
     for kind, name in KIND_NAMES.items():
         vals = [r.get("by_kind", {}).get(kind, 0) for r in runs]
         out[f"  presses: {name}"] = statistics.median(vals)
@@ -799,7 +810,8 @@ def orchestrate(args: argparse.Namespace) -> None:
                         f"G={games} {name} #{i + 1}: {r['presses']} presses, "
                         f"{r['plays']} plays, p99 {fmt(r['p99_ms'])} ms, "
                         f"CPU ms/press {fmt(r['cpu_ms_per_press'])} "
-                        f"(bot {fmt(r['bot_cpu_ms_per_press'])})",
+                        f"(bot {fmt(r['bot_cpu_ms_per_press'])}), "
+                        f"load {r['load'][0]:.1f}-{r['load'][1]:.1f}",
                         file=sys.stderr,
                         flush=True,
                     )

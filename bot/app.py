@@ -10,6 +10,7 @@ update's chat and game (no names, no texts) and the person gets a short apology.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from typing import Any
 
@@ -50,6 +51,24 @@ from bot.updates import UpdatesRequest
 log = logging.getLogger(__name__)
 
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
+# the garbage collector's thresholds once the bot runs (``tune_gc``)
+GC_THRESHOLDS = (10_000, 20, 20)
+
+
+def tune_gc() -> None:
+    """Before the bot runs: what exists now (modules, python-telegram-bot's and
+    pydantic's classes and schemas, the Application) lives as long as the process,
+    so it is frozen out of the garbage collector's reach (``gc.freeze``): a full
+    collection then walks only what the games made since, not the whole heap. Young
+    collections run every 10,000 allocations, not 700: a press allocates a few
+    thousand objects that die with it, and fewer, larger young collections find the
+    same garbage for less work; a full one comes after 400 of them at most.
+    ``bench/capacity.py`` measures the pauses (docs/scaling.md)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 # start-up: pauses (seconds) before asking Telegram again; then the bot gives up (exit 1)
 START_RETRIES = (2.0, 4.0, 8.0, 15.0, 30.0)
 
@@ -163,6 +182,13 @@ class ShengjiApplication(Application):  # type: ignore[type-arg]
         self.bot_data["metrics"].received(update)
         await super().process_update(update)
 
+    def _mark_for_persistence_update(self, *, update: object = None, job: Any = None) -> None:
+        # PTB notes the chat and user of every update for its persistence, and only a
+        # persistence's flush forgets them: without one (the store is ours) that set
+        # would hold every chat and person the bot ever saw
+        if self.persistence is not None:
+            super()._mark_for_persistence_update(update=update, job=job)
+
 
 async def _setup(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     settings: Settings = app.bot_data["settings"]
@@ -206,6 +232,7 @@ async def _setup(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
 async def _teardown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     service: GameService | None = app.bot_data.pop("service", None)
     if service is not None:
+        service.close()
         service.computers.close()
         await service.outboxes.close()
         await service.store.close()

@@ -109,7 +109,8 @@ class ChatLifecycle:
         if chat_id < 0:
             await self.bot_removed(chat_id)
             return
-        for game in list(self.svc.games.values()):
+        seated = [g for g in self.svc.games.values() if g.rec.seat_of(chat_id) is not None]
+        for game in seated:
             await self.svc.change(game, lambda g: self._dm_failed(g, chat_id))
 
     def _dm_failed(self, game: Game, user_id: int) -> None:

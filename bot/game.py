@@ -30,7 +30,7 @@ from bot.config import Settings
 from bot.hand_input import HandInput
 from bot.live import Answer, Game, Notice, StepFailed
 from bot.lobby import Lobby
-from bot.models import GameRecord
+from bot.models import RUNNING_STATES, GameRecord
 from bot.outbox import Clock, Outboxes
 from bot.publish import Publisher
 from bot.render import history as render_history
@@ -69,7 +69,10 @@ class GameService:
         self.store = store
         self.outboxes = outboxes
         self.clock = clock
+        # the games in play (lobby or running) and those whose last messages are on
+        # their way; an ended game leaves once they are delivered (``_retire``)
         self.games: dict[int, Game] = {}
+        self._retiring: dict[int, asyncio.Task[None]] = {}
         self.bot_username = "bot"
         self._loading = asyncio.Lock()
         self.lobby = Lobby(self)
@@ -120,7 +123,32 @@ class GameService:
                 self._failed(game, "showing it or arming its timer", game.window_deadline)
             finally:
                 game.dirty = game.durable = False
+            if game.rec.status not in RUNNING_STATES and game.rec.id not in self._retiring:
+                task = asyncio.get_running_loop().create_task(self._retire(game))
+                self._retiring[game.rec.id] = task
             return out  # type: ignore[return-value]
+
+    async def _retire(self, game: Game) -> None:
+        """An ended game leaves memory once its last messages are delivered: the game,
+        what was published of it, its messages' slots (and their saved ids: nothing
+        edits them again) and the outboxes its chats no longer need."""
+        rec = game.rec
+        chats = [rec.chat_id, *(s.user_id for s in rec.seats if s.user_id is not None)]
+        try:  # (a migrated group's old id has no outbox any more: nothing to wait for)
+            await self.outboxes.delivered(chats)
+            async with game.lock:
+                if self.games.get(rec.id) is game:
+                    del self.games[rec.id]
+                self.publisher.forget(rec.id)
+                self.deadlines.forget(rec.id)
+                self.outboxes.retire(chats, f"g{rec.id}:")
+        finally:
+            del self._retiring[rec.id]
+
+    def close(self) -> None:
+        """The bot stops: ended games waiting for their last messages stop waiting."""
+        for task in list(self._retiring.values()):
+            task.cancel()
 
     def _failed(self, game: Game, doing: str, window: float | None) -> None:
         """(Under the game's lock, in an ``except``.) Log the failure once; the game
@@ -181,6 +209,8 @@ class GameService:
         return game
 
     def _adopt(self, rec: GameRecord) -> Game:
+        """The game of a record read from the store, kept in memory (an ended one, read
+        again for a press on an old message, leaves again after that change)."""
         match = MatchState.model_validate_json(rec.match_json) if rec.match_json else None
         game = self.games[rec.id] = Game(rec, match, saved=rec.model_dump_json())
         return game
@@ -193,6 +223,7 @@ class GameService:
     async def resume_all(self) -> int:
         """After a start-up: the messages as they were left, then every open game shown
         as it is now (only what changed meanwhile is edited) with its timer re-armed."""
+        await self.store.forget_shown_of_ended_games()  # kept by versions before 0.3
         for chat_id, key, message_id, digest in await self.store.all_shown():
             self.outboxes.get(chat_id).adopt(key, message_id, shown=digest)
         recs = await self.store.open_games()

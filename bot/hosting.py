@@ -25,7 +25,7 @@ from telegram.ext import ExtBot, _updater
 from telegram.ext._utils.webhookhandler import TelegramHandler, WebhookAppClass
 
 from bot import metrics
-from bot.app import ALLOWED_UPDATES, TelegramUnreachable, TokenRefused
+from bot.app import ALLOWED_UPDATES, TelegramUnreachable, TokenRefused, tune_gc
 from bot.config import Settings
 from bot.reach import WEBHOOK_RETRIES
 from bot.store import StoreError
@@ -73,6 +73,7 @@ def _run(app: App, settings: Settings) -> None:
         _serve_metrics(app, settings.metrics_listen, settings.metrics_port)
     if settings.webapp_url:
         _serve_webapp(app, settings)
+    tune_gc()  # all that is loaded lives as long as the process
     if settings.webhook_url:
         log.info("webhook mode: %s", settings.webhook_url)
         app.bot_data["metrics"].reach.retries = WEBHOOK_RETRIES

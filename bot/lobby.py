@@ -7,8 +7,6 @@ once → publish once → arm once); it returns what the person is told.
 
 from __future__ import annotations
 
-import asyncio
-from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from bot import codec, options, slots
@@ -17,6 +15,7 @@ from bot.i18n import t
 from bot.live import Answer, Game
 from bot.models import GameRecord, Seat
 from bot.outbox import Content
+from bot.processor import KeyedLocks
 from bot.render import table as render_table
 from bot.render.names import shown
 from engine.match import MatchState
@@ -28,14 +27,15 @@ if TYPE_CHECKING:
 class Lobby:
     def __init__(self, svc: GameService) -> None:
         self.svc = svc
-        self._chat_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._chat_locks = KeyedLocks()  # two /newgame at once: one lobby
 
     async def new_game(
         self, chat_id: int, thread_id: int | None, title: str, creator: int, lang: str
     ) -> tuple[Game, bool]:
         """Open a lobby, or return the chat's open game (``created`` False)."""
         svc = self.svc
-        async with self._chat_locks[chat_id]:  # two /newgame at once: one lobby
+
+        async def open_lobby() -> tuple[Game, bool]:
             existing = await svc.open_game_in(chat_id, thread_id)
             if existing is not None:
                 return existing, False
@@ -53,9 +53,12 @@ class Lobby:
                 created_at=svc.wall(),
             )
             options.to_game(chat, rec)
-            game = await svc.create(rec)
-        await svc.change(game, Game.changed)
-        return game, True
+            return await svc.create(rec), True
+
+        game, created = await self._chat_locks.run(chat_id, open_lobby())
+        if created:
+            await svc.change(game, Game.changed)
+        return game, created
 
     def lobby_message_id(self, game: Game) -> int | None:
         return self.svc.outboxes.get(game.rec.chat_id).message_id(slots.key(game.rec.id, "lobby"))

@@ -10,6 +10,8 @@ from telegram.error import TelegramError
 from bot.outbox import Clock
 
 TTL = 300.0
+# what is known is swept of expired answers once it holds this many (then twice what is left)
+SWEEP_AT = 256
 ADMIN_STATUSES = ("creator", "administrator")
 
 
@@ -17,6 +19,7 @@ class Members:
     def __init__(self, bot: Bot, clock: Clock, ttl: float = TTL) -> None:
         self.bot, self.clock, self.ttl = bot, clock, ttl
         self._known: dict[tuple[int, int], tuple[float, str | None]] = {}
+        self._sweep_at = SWEEP_AT
 
     async def status(self, chat_id: int, user_id: int) -> str | None:
         """The member's status ("member", "administrator", "left"...), None if unknown."""
@@ -31,6 +34,9 @@ class Members:
         else:
             if status not in ("left", "kicked"):  # one who may join soon is asked again
                 self._known[(chat_id, user_id)] = (now + self.ttl, status)
+                if len(self._known) >= self._sweep_at:
+                    self._known = {k: v for k, v in self._known.items() if v[0] > now}
+                    self._sweep_at = max(SWEEP_AT, 2 * len(self._known))
         return status
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:

@@ -271,6 +271,23 @@ class Outbox:
                 pass
             self._task = None
 
+    def retire(self, prefix: str) -> None:
+        """Forget the delivered slots whose keys start with ``prefix`` (a game that
+        ended: its messages stay as they are, nothing will change them again)."""
+        for key in [k for k, s in self.slots.items() if k.startswith(prefix) and not s.dirty]:
+            del self.slots[key]
+            self._persist(key, None, None)
+        self._dropped = {k for k in self._dropped if not k.startswith(prefix)}
+
+    def spent(self) -> bool:
+        """Nothing to deliver, nothing remembered, and a full bucket: a new outbox for
+        this chat would behave exactly as this one (it can go)."""
+        if self.slots or self._dropped or (self._task is not None and not self._idle.is_set()):
+            return False
+        if self.interval <= 0:
+            return True
+        return self.clock.now() - self._last >= (self.burst - self._tokens) * self.interval
+
     def _next(self) -> Slot | None:
         """The oldest changed slot that may go now; else None, with ``_calm`` the time
         the first waiting one may go (None: nothing is waiting)."""
@@ -504,6 +521,9 @@ warnings.filterwarnings(
     "ignore", r"Please use 'Bot\.(sendMessage|editMessageText)'", PTBUserWarning
 )
 
+# outboxes are swept for spent ones once they are this many (then twice what is left)
+SWEEP_AT = 256
+
 # store writes of what messages show, running after the call that changed it
 _background: set[asyncio.Task[None]] = set()
 
@@ -527,10 +547,14 @@ class Outboxes:
         self.on_shown, self.on_forbidden = on_shown, on_forbidden
         self.on_migrated = on_migrated
         self._boxes: dict[int, Outbox] = {}
+        self._sweep_at = SWEEP_AT
 
     def get(self, chat_id: int) -> Outbox:
         box = self._boxes.get(chat_id)
         if box is None:
+            if len(self._boxes) >= self._sweep_at:
+                self.sweep()
+                self._sweep_at = max(SWEEP_AT, 2 * len(self._boxes))
             dm = chat_id > 0
             box = Outbox(
                 self.bot,
@@ -559,6 +583,31 @@ class Outboxes:
     async def drain(self) -> None:
         for box in list(self._boxes.values()):
             await box.drain()
+
+    async def delivered(self, chat_ids: list[int]) -> None:
+        """Until these chats delivered every state put so far (given up counts)."""
+        for chat_id in chat_ids:
+            box = self._boxes.get(chat_id)
+            if box is not None:
+                await box.drain()
+
+    def retire(self, chat_ids: list[int], prefix: str) -> None:
+        """A game ended and its last states were delivered: its slots (keys starting
+        with ``prefix``) are forgotten in these chats, and the outboxes left spent."""
+        for chat_id in chat_ids:
+            box = self._boxes.get(chat_id)
+            if box is not None:
+                box.retire(prefix)
+                if box.spent():
+                    self.drop(chat_id)
+
+    def sweep(self) -> None:
+        """Drop every spent outbox (a chat nobody wrote to lately leaves memory)."""
+        for chat_id in [c for c, box in self._boxes.items() if box.spent()]:
+            self.drop(chat_id)
+
+    def __len__(self) -> int:
+        return len(self._boxes)
 
     def pending(self) -> bool:
         """Some chat has a message state that was not delivered yet."""

@@ -50,11 +50,13 @@ if TYPE_CHECKING:
 AWAY_SECONDS = 30.0
 # during the deal a DM shows the cards as they arrive at most this often (a new show
 # option, or the end of the deal, goes out at once)
-DEAL_CALM_SECONDS = 6.0
+DEAL_CALM_SECONDS = 8.0
 # the group's live table is edited at most once per this many pacing intervals, but
 # for a finished trick (at once): a play costs a DM edit for who played and one for
 # who plays next; the group gets well under one edit a play
 CALM_INTERVALS = 2.0
+# who pressed lately is swept of old presses once it holds this many (then twice what is left)
+SWEEP_AT = 1024
 
 
 @dataclass
@@ -72,6 +74,7 @@ class Publisher:
         self._tricks: dict[int, int] = {}  # game -> completed tricks last published
         self._won_at: dict[int, float] = {}  # game -> when its last trick was won
         self._pressed: dict[int, float] = {}  # user -> when they last pressed a button
+        self._sweep_at = SWEEP_AT
         # game -> (the after-deal window's deadline, its clock time as shown)
         self._window_until: dict[int, tuple[float, str]] = {}
         # called with every game published, under its lock (the Mini App's live tables)
@@ -96,8 +99,20 @@ class Publisher:
         """The id of the user's live hand message of ``rec`` (None: not known)."""
         return self.svc.outboxes.get(user_id).message_id(self.dm_key(rec))
 
+    def forget(self, game_id: int) -> None:
+        """A game ended and left: nothing of it is published again."""
+        for seat in range(4):
+            self._dms.pop((game_id, seat), None)
+        self._tricks.pop(game_id, None)
+        self._won_at.pop(game_id, None)
+        self._window_until.pop(game_id, None)
+
     def pressed(self, user_id: int) -> None:
-        self._pressed[user_id] = self.svc.now()
+        now = self._pressed[user_id] = self.svc.now()
+        if len(self._pressed) >= self._sweep_at:
+            # a press older than AWAY_SECONDS says what no press says: forget those
+            self._pressed = {u: t for u, t in self._pressed.items() if now - t <= AWAY_SECONDS}
+            self._sweep_at = max(SWEEP_AT, 2 * len(self._pressed))
 
     def _wake(self, user_id: int, needs: tuple[object, ...], last: _Shown | None) -> bool:
         """Their turn came and they may be away: the DM notifies, whatever else shows it."""

@@ -311,6 +311,18 @@ class Store:
         await self.db.execute("DELETE FROM shown WHERE chat_id=?", (chat_id,))
         await self._commit()
 
+    async def forget_shown_of_ended_games(self) -> None:
+        """Forget what the messages of games no longer in play show (``g<id>:…`` keys):
+        nothing edits them again. (An ended game forgets its own as it leaves memory.)"""
+        marks = ",".join("?" * len(RUNNING_STATES))
+        await self.db.execute(
+            "DELETE FROM shown WHERE key GLOB 'g[0-9]*:*' AND"
+            " CAST(substr(key, 2, instr(key, ':') - 2) AS INTEGER) NOT IN"
+            f" (SELECT id FROM games WHERE status IN ({marks}))",
+            RUNNING_STATES,
+        )
+        await self._commit()
+
     async def all_shown(self) -> list[tuple[int, str, int, str | None]]:
         async with self.db.execute("SELECT chat_id, key, message_id, digest FROM shown") as c:
             rows = await c.fetchall()

@@ -64,6 +64,11 @@ class Deadlines:
             self._armed[game_id] = due[0]
             self.arm_timer(game_id, *due)
 
+    def forget(self, game_id: int) -> None:
+        """A game that ended leaves: its timer (none is armed for an ended game)."""
+        self.disarm_timer(game_id)
+        self._armed.pop(game_id, None)
+
     def _due(self, game: Game) -> tuple[Token, float] | None:
         rec, match, st = game.rec, game.match, self.svc.settings
         if rec.status == "lobby":

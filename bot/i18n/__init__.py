@@ -43,16 +43,16 @@ def t(lang: str, key: str, **kw: Any) -> str:
     return text.format(**kw) if kw else text
 
 
-def plural(lang: str, key: str, n: int, **kw: Any) -> str:
-    """``key`` for the count ``n`` (filled in as ``{n}``): ``key.one`` for one where the
-    language has a singular, ``key.zero`` for none where the catalog has it, else
-    ``key.other``."""
+def plural(lang: str, key: str, count: int, /, **kw: Any) -> str:
+    """``key`` for ``count`` (filled in as ``{n}`` unless ``kw`` gives ``n``):
+    ``key.one`` for one where the language has a singular, ``key.zero`` for none where
+    the catalog has it, else ``key.other``."""
     form = "other"
-    if n == 0 and has(lang, f"{key}.zero"):
+    if count == 0 and has(lang, f"{key}.zero"):
         form = "zero"
-    elif n == 1 and has(lang, f"{key}.one"):
+    elif count == 1 and has(lang, f"{key}.one"):
         form = "one"
-    return t(lang, f"{key}.{form}", n=n, **kw)
+    return t(lang, f"{key}.{form}", **({"n": count} | kw))
 
 
 def has(lang: str, key: str) -> bool:

@@ -86,8 +86,13 @@ def counts_label(ctx: TrumpContext, cards: Iterable[int], lang: str) -> str:
 
 
 def hand_lines(ctx: TrumpContext, cards: Iterable[int], lang: str) -> list[str]:
-    """A hand as text, one line per suit class (``主: 大王 ♥️2 ♠️2 | ♥️A ♥️K``)."""
+    """A hand as text, one line per suit class (``主：大王 ♥️2 ♠️2 | ♥️A ♥️K``)."""
     return [
-        f"{class_label(klass, lang)}: " + " | ".join(cards_label(p, lang) for p in parts)
+        t(
+            lang,
+            "hand.line",
+            suit=class_label(klass, lang),
+            cards=" | ".join(cards_label(p, lang) for p in parts),
+        )
         for klass, parts in suit_groups(ctx, cards)
     ]

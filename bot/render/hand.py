@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot import codec
-from bot.i18n import t
+from bot.i18n import plural, t
 from bot.models import GameRecord
 from bot.outbox import Content
 from bot.render.cards import card_label, cards_label, counts_label, hand_lines, suit_groups
@@ -92,7 +92,7 @@ def hand_message(
         lines.append(t(lang, "dm.auto.on"))
     if obs.hand:
         counts = counts_label(obs.ctx, obs.hand, lang)
-        n = t(lang, "table.count", n=len(obs.hand))
+        n = plural(lang, "table.count", len(obs.hand))
         lines += ["", t(lang, "dm.your_cards", counts=counts, n=n)]
         if obs.phase not in ("burying", "playing") or not live:  # no buttons: cards as text
             lines += hand_lines(obs.ctx, obs.hand, lang)
@@ -234,7 +234,7 @@ def _prompt(rec: GameRecord, match: MatchState, obs: Observation, lang: str, liv
         return t(lang, "dm.your_turn.lead")
     if one_tap(match.hand, obs.seat, rec.seats[obs.seat].selection):
         return t(lang, "dm.your_turn.one_tap")
-    return t(lang, "dm.your_turn.follow", need=need, n=selected)
+    return plural(lang, "dm.your_turn.follow", need, need=need, n=selected)
 
 
 def _keyboard(

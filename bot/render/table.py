@@ -68,7 +68,7 @@ def seats_block(rec: GameRecord, view: PublicView) -> str:
         role = t(lang, "role.dealer") if seat == view.dealer else ""
         auto = " 🤖" if rec.seats[seat].auto else ""
         team = t(lang, f"team.short.{view.team_of(seat)}")
-        count = t(lang, "table.count", n=view.card_counts[seat])
+        count = plural(lang, "table.count", view.card_counts[seat])
         lines.append(f"{mark}{seat + 1}. {name_of(rec, seat)} [{team}]{role}{auto} · {count}")
     return "\n".join(lines)
 

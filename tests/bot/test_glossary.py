@@ -77,3 +77,20 @@ def test_english_counts_use_the_plural_form_that_fits():
     assert i18n.plural("en", "stats.me.title", 1, name="Ann") == "📊 <b>Ann</b> — in 1 group"
     assert i18n.plural("en", "stats.me.title", 3, name="Ann") == "📊 <b>Ann</b> — in 3 groups"
     assert i18n.plural("zh", "stats.me.title", 3, name="安") == "📊 <b>安</b> — 共 3 个群"
+    # the count decides the form; another number may fill {n}
+    one = i18n.plural("en", "dm.your_turn.follow", 1, need=1, n=0)
+    assert "follow with 1 card (0 selected)" in one
+    assert i18n.plural("en", "table.count", 1) == "1 card"
+
+
+def test_english_counts_of_things_are_plural_forms():
+    """ "{n} cards" must read "1 card" for one: such a string is a .one/.other pair.
+    (Points come in fives; the Mini App's strings are formatted by its own script.)"""
+    bad = [
+        key
+        for key, text in i18n.catalog("en").items()
+        if re.search(r"\{\w+\} (cards|hands|groups|levels|tricks|overturns)\b", text)
+        and not key.endswith((".other", ".zero"))
+        and not key.startswith("webapp.")
+    ]
+    assert not bad, bad

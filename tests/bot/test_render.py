@@ -10,7 +10,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import codec
 from bot.i18n import t
 from bot.models import GameRecord, Seat
-from bot.render.cards import card_label, cards_label, rank_label, suit_label
+from bot.render.cards import card_label, cards_label, hand_lines, rank_label, suit_label
 from bot.render.hand import ROW, hand_message
 from bot.render.keyboard import ROW_UNITS, even_rows, label_units, per_row
 from bot.render.lobby import lobby
@@ -526,3 +526,11 @@ def test_joker_declare_everyone_reads_whether_the_dealers_team_could_declare():
             for seat in (None, 0, 1, 2, 3):  # the Mini App: a spectator, each seat
                 assert lines[can][lang] in table_view(rec, m, seat, lang)["dealer_team"]
     assert seen == {True, False}
+
+
+def test_the_hand_as_text_uses_the_readers_punctuation():
+    m, dealer = buried_match()
+    cards = m.hand.hands[dealer]
+    zh, en = hand_lines(m.hand.ctx, cards, "zh"), hand_lines(m.hand.ctx, cards, "en")
+    assert zh[0].startswith("主：") and ": " not in "".join(zh)
+    assert en[0].startswith("Trumps: ")

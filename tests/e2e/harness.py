@@ -14,7 +14,7 @@ from bot.app import ALLOWED_UPDATES, build_application
 from bot.config import Settings
 from bot.fake_telegram import FakeTelegram, SimUser
 from bot.fake_telegram.models import Button, Message
-from bot.game import GameService
+from bot.game import Game, GameService
 
 FAST = dict(
     deal_batch=5,
@@ -117,6 +117,14 @@ def service(app: Any) -> GameService:
     return app.bot_data["service"]
 
 
+async def game_of(app: Any, game_id: int) -> Game:
+    """The game as the bot has it: in memory while in play, else as stored (an ended
+    game leaves memory once its last messages are delivered)."""
+    game = await service(app).get(game_id)
+    assert game is not None, game_id
+    return game
+
+
 def press_of(button: Button) -> codec.Press | None:
     try:
         return codec.decode(button.data)
@@ -182,10 +190,9 @@ async def play_out(
     world, app, game_id: int, users: dict[int, SimUser], stop=None, group=None
 ) -> None:
     """Play through the UI: Pass in overturn windows, Hint then Bury/Play on a turn."""
-    svc = service(app)
     for _ in range(5000):
         await world.settle()
-        game = svc.games[game_id]
+        game = await game_of(app, game_id)
         if stop is not None and stop(game):
             return
         if game.rec.status != "running":
@@ -223,7 +230,7 @@ async def play_out(
         # 托管 or a timer may have played for this seat meanwhile (the DM then shows no
         # Play button): look again at the game instead of pressing a stale message
         msg = hand_message(world, user, game_id)
-        if svc.games[game_id].match.hand.turn != seat or find(msg, "P") is None:
+        if (await game_of(app, game_id)).match.hand.turn != seat or find(msg, "P") is None:
             continue
         await press(user, msg, "P")
     raise AssertionError("the match did not end")

@@ -291,6 +291,8 @@ class Chaos:
     def snapshot(self) -> dict[int, tuple[str, str]]:
         out = {}
         for gid, g in self.svc.games.items():
+            if g.rec.status not in ("lobby", "running"):
+                continue  # an ended game leaves memory in its time: not a change
             m = g.match.model_dump_json() if g.match is not None else ""
             out[gid] = (g.rec.status, m)
         return out

@@ -10,7 +10,7 @@ from bot.fake_telegram import FakeTelegram
 from bot.render.cards import cards_label
 from bot.render.names import isolate
 from engine.hand import team_of
-from tests.e2e.harness import play_out, running_bot, service
+from tests.e2e.harness import game_of, play_out, running_bot, service
 from tests.e2e.test_resilience import start_with_computers
 from tests.e2e.test_settings import choose
 
@@ -89,7 +89,7 @@ async def play_a_match(world, app, group, people):
     users = dict(enumerate(people))
     await play_out(world, app, game_id, users, group=group)
     await world.settle()
-    return service(app).games[game_id]
+    return await game_of(app, game_id)
 
 
 async def test_stats_count_matches_levels_and_sides_per_player_in_both_languages(tmp_path):

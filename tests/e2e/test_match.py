@@ -1,5 +1,5 @@
 from bot.fake_telegram import FakeTelegram
-from tests.e2e.harness import find, play_out, running_bot, seat_players, service
+from tests.e2e.harness import find, game_of, play_out, running_bot, seat_players
 
 
 async def test_a_short_match_with_computers_reaches_its_winner(tmp_path):
@@ -17,7 +17,7 @@ async def test_a_short_match_with_computers_reaches_its_winner(tmp_path):
             lobby = world.last_message(group, from_bot=True)
             await alice.press(lobby, data=find(lobby, "S").data)
             await play_out(world, app, game_id, {0: alice})
-            game = service(app).games[game_id]
+            game = await game_of(app, game_id)
             assert game.rec.status == "finished"
             assert game.match.winner is not None
             await world.settle()
@@ -43,7 +43,7 @@ async def test_four_people_play_a_short_match_to_its_winner(tmp_path):
             await people[0].press(lobby, data=find(lobby, "S").data)
             await world.settle()
             await play_out(world, app, game_id, dict(enumerate(people)), group=group)
-            game = service(app).games[game_id]
+            game = await game_of(app, game_id)
             assert game.rec.status == "finished"
             match = game.match
             last = match.results[-1]

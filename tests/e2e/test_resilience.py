@@ -13,6 +13,7 @@ from tests.e2e.harness import (
     FakeTime,
     buttons,
     find,
+    game_of,
     hand_message,
     play_out,
     running_bot,
@@ -143,8 +144,8 @@ async def test_two_games_in_two_groups_run_at_once(tmp_path):
                 play_out(world, app, id1, {0: alice}),
                 play_out(world, app, id2, {0: bob}),
             )
-            games = service(app).games
-            assert games[id1].rec.status == games[id2].rec.status == "finished"
+            one, two = await game_of(app, id1), await game_of(app, id2)
+            assert one.rec.status == two.rec.status == "finished"
             # nothing of one game leaked into the other group
             assert not any("Two" in t for t in world.texts(g1))
 

@@ -9,7 +9,7 @@ import pytest
 from bot.fake_telegram import FakeTelegram
 from engine.cards import RANK_2, RANKS, rank_of, suit_of
 from engine.ranking import TRUMP
-from tests.e2e.harness import buttons, pending_timer, play_out, running_bot, service
+from tests.e2e.harness import buttons, game_of, pending_timer, play_out, running_bot, service
 from tests.e2e.test_resilience import start_with_computers
 
 
@@ -271,7 +271,7 @@ async def test_a_target_level_ends_the_match_there_and_the_table_shows_the_start
             game_id = await start_with_computers(world, group, [alice])
             assert any("level J" in text for text in world.texts(group))
             await play_out(world, app, game_id, {0: alice}, group=group)
-            match = service(app).games[game_id].match
+            match = (await game_of(app, game_id)).match
             last = match.results[-1]
             # the first successful defence at J wins: nobody plays on to A
             assert match.winner == last.defenders and last.winner == "defenders"

@@ -177,7 +177,7 @@ async def test_every_dm_statement_is_true_at_every_moment_with_four_people(tmp_p
             await service(app).outboxes.drain()
             await world.settle()
             watch.check()
-        more = {"dm.bury", "dm.your_turn.follow", "dm.your_turn.one_tap", "dm.auto.on"}
+        more = {"dm.bury", "dm.your_turn.follow.other", "dm.your_turn.one_tap", "dm.auto.on"}
         assert_true(watch, EVERY_HAND | more)
 
 

@@ -31,7 +31,8 @@ from tests.e2e.seen import cards_in
 # the keys whose lines state a fact, with the placeholders they carry
 KEYS = (
     "dm.your_turn.lead",
-    "dm.your_turn.follow",
+    "dm.your_turn.follow.one",
+    "dm.your_turn.follow.other",
     "dm.your_turn.one_tap",
     "dm.bury",
     "dm.chaodi",
@@ -58,7 +59,8 @@ KEYS = (
 )
 TURN_PROMPTS = {
     "dm.your_turn.lead",
-    "dm.your_turn.follow",
+    "dm.your_turn.follow.one",
+    "dm.your_turn.follow.other",
     "dm.your_turn.one_tap",
     "dm.bury",
     "dm.chaodi",
@@ -211,7 +213,7 @@ class TruthWatch:
             return f"a turn prompt, but the turn is {hand.turn} in {phase}"
         if key == "dm.your_turn.lead":
             return None if phase == "playing" and current and not current.plays else "no lead"
-        if key == "dm.your_turn.follow":
+        if key.startswith("dm.your_turn.follow."):
             need = hand.cards_to_play(seat)
             ok = (int(v["need"]), int(v["n"])) == (need, len(selection))
             return None if ok else f"need {need}, selected {len(selection)}"

@@ -11,7 +11,7 @@ from pathlib import Path
 from bot.backup import dated_name, prune
 from bot.fake_telegram import FakeTelegram
 from bot.store import _MIGRATIONS
-from tests.e2e.harness import find, play_out, running_bot, seat_players, service
+from tests.e2e.harness import find, game_of, play_out, running_bot, seat_players, service
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -104,9 +104,10 @@ async def test_a_backup_taken_while_games_run_restores_into_a_fresh_bot_that_fin
             restored = games[second].match.hand
             assert (restored.hand_number, restored.version) <= live
             await play_out(world, app, first, {0: alice, 1: bob}, group=one)
-            assert games[first].rec.status == "finished" and games[first].match.winner is not None
+            done = await game_of(app, first)
+            assert done.rec.status == "finished" and done.match.winner is not None
             await play_out(world, app, second, {0: carol}, group=two)
-            assert games[second].rec.status == "finished"
+            assert (await game_of(app, second)).rec.status == "finished"
 
 
 def test_backup_of_a_missing_database_fails_with_one_sentence(tmp_path):
