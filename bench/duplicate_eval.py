@@ -26,6 +26,14 @@ Figures, 2026-11-30 (commit 99b7096, ``--jobs 2`` on the 2-core machine, one run
     --a heuristic --b simple --pairs 500
       points +93.88 ± 3.03 [+90.85, +96.91]; levels +2.38 ± 0.09; hands 89.8%
     a player against itself: +0.00 ± 0.00 exactly
+
+Exact endgames alone, 2026-12-01 (commit c136614, ``--jobs 1`` at nice 19 on the 2-core
+machine under a load of 5-10 from other work; the playouts were identical before the
+endgame, so the pairs differ only from there; seeds 1000-1126 and 1400-1452):
+
+    --a search --b search,endgame=0 --budget-ms 100 (180 pairs)
+      points per deal pair  +1.11 ± 0.85 [+0.26, +1.97]  (defending -78.42, attacking +79.53)
+      levels per deal pair  +0.02 ± 0.02 [-0.01, +0.04]
 """
 
 from __future__ import annotations
