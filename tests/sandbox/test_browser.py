@@ -16,7 +16,7 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from bot.i18n import LANGS, t
 from bot.render.cards import card_label
@@ -41,6 +41,19 @@ def screenshot(page: Page, name: str) -> None:
     print(f"screenshot: {shot}")
 
 
+def shows_selection(hand: Locator, timeout: float = 5_000) -> bool:
+    """Whether Hint's cards show selected (✓) on ``hand`` within ``timeout`` ms. A tap that
+    lands while the bot edits the message is answered "out of date" and selects nothing,
+    as in Telegram: the caller then reads the message again and taps anew."""
+    try:
+        expect(hand.get_by_role("button", name=re.compile("^✓")).first).to_be_visible(
+            timeout=timeout
+        )
+    except AssertionError:
+        return False
+    return True
+
+
 def take_turn(page: Page, deadline: float, on_selected=None) -> list[str]:  # noqa: ANN001
     """Wait for our turn in the private chat; bury or play with Hint; returns what we played.
     ``on_selected``: called once Hint's cards show selected (✓), before they go."""
@@ -55,7 +68,8 @@ def take_turn(page: Page, deadline: float, on_selected=None) -> list[str]:  # no
             hand.get_by_role("button", name=plain("btn.hint"), exact=True).click()
             # the answer as a toast, the selection as ✓ on the tapped card buttons
             expect(page.locator("#pane-private .toast")).to_be_visible()
-            expect(hand.get_by_role("button", name=re.compile("^✓")).first).to_be_visible()
+            if not shows_selection(hand):
+                continue  # the tap met the message being edited ("out of date"): look again
             selected = [
                 b.removeprefix("✓")
                 for b in hand.locator("button").all_inner_texts()
