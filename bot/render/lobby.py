@@ -56,7 +56,7 @@ def lobby(rec: GameRecord, bot_username: str) -> Content:
 def _lobby_keyboard(rec: GameRecord, bot_username: str) -> InlineKeyboardMarkup:
     lang = rec.lang
 
-    def cb(kind: str) -> str:
+    def cb(kind: codec.Kind) -> str:
         return codec.Press(kind, rec.id, 0, 0).encode()
 
     seat_buttons = [
@@ -68,16 +68,16 @@ def _lobby_keyboard(rec: GameRecord, bot_username: str) -> InlineKeyboardMarkup:
         if s.empty
     ]
     rows = [seat_buttons] if seat_buttons else []
-    row = [InlineKeyboardButton(t(lang, "btn.leave"), callback_data=cb("L"))]
+    row = [InlineKeyboardButton(t(lang, "btn.leave"), callback_data=cb(codec.Kind.LEAVE))]
     if not rec.full:
-        row.append(InlineKeyboardButton(t(lang, "btn.add_computer"), callback_data=cb("C")))
+        row.append(InlineKeyboardButton(t(lang, "btn.add_computer"), callback_data=cb(codec.Kind.ADD_COMPUTER)))
     if any(s.computer for s in rec.seats):
-        row.append(InlineKeyboardButton(t(lang, "btn.remove_computer"), callback_data=cb("R")))
+        row.append(InlineKeyboardButton(t(lang, "btn.remove_computer"), callback_data=cb(codec.Kind.REMOVE_COMPUTER)))
     rows.append(row)
     rows.append(
         [
-            InlineKeyboardButton(t(lang, "btn.start"), callback_data=cb("S")),
-            InlineKeyboardButton(t(lang, "btn.cancel"), callback_data=cb("X")),
+            InlineKeyboardButton(t(lang, "btn.start"), callback_data=cb(codec.Kind.START)),
+            InlineKeyboardButton(t(lang, "btn.cancel"), callback_data=cb(codec.Kind.CANCEL)),
         ]
     )
     return InlineKeyboardMarkup(rows)
