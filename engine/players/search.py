@@ -33,7 +33,7 @@ import random
 from collections import Counter
 
 from engine.hand import Action, Observation, Play, team_of
-from engine.players import heuristic
+from engine.players import declare, heuristic
 from engine.players.candidates import cost, distinct_in_effect, follow_candidates, lead_candidates
 from engine.players.endgame import Solver, plays_for
 from engine.players.knowledge import played_cards
@@ -60,17 +60,24 @@ class SearchPlayer:
         max_worlds: int = 200,
         weighting: bool = True,
         endgame: int = ENDGAME_CARDS,
+        declare: int = 1,
+        cardplay: int = 1,
     ) -> None:
         self.budget_ms = budget_ms
         self.max_worlds = max_worlds
         self.weighting = weighting
         self.endgame = endgame  # 0: play endgames out with the heuristic too
+        self.declare = declare  # 0: declare, overturn and 炒底 with the heuristic
+        self.cardplay = cardplay  # 0: play cards with the heuristic (to measure the other parts)
 
     def __repr__(self) -> str:
         return f"SearchPlayer(budget_ms={self.budget_ms})"
 
     def __call__(self, obs: Observation, rng: random.Random) -> Action:
-        if obs.phase != "playing":
+        if obs.phase in declare.PHASES and self.declare:
+            plays = self.budget_ms * PLAYS_PER_MS * declare.BUDGET_FACTOR
+            return declare.choose(obs, rng, plays, self.max_worlds)
+        if obs.phase != "playing" or not self.cardplay:
             return heuristic.choose_action(obs, rng)
         return Play(seat=obs.seat, cards=self.play(obs, rng))
 
