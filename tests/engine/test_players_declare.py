@@ -141,7 +141,7 @@ def test_a_seat_without_a_show_passes_at_once_and_choices_are_reproducible() -> 
 
 @pytest.mark.parametrize("seed", range(2))
 def test_declaring_search_against_itself_scores_exactly_zero(seed: int) -> None:
-    spec = "search,cardplay=0,budget_ms=20"
+    spec = "search,declare=1,cardplay=0,budget_ms=20"
     row = deal_pair((spec, spec, None, "classic", seed, 3))
     assert row[1] + row[2] == 0 and row[3] + row[4] == 0
     assert row[5] + row[6] == 1
