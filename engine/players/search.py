@@ -18,8 +18,10 @@ so the same budget now buys about 1.4 times the worlds), so a decision is
 a function of the observation and the random stream alone: reproducible, and blind
 to hidden cards (a loaded machine thinks longer, not less). Forced plays skip the
 search, and so do choices between single cards that nothing still in play can tell
-apart (:func:`~engine.players.candidates.interchangeable`); so do declaring and the
-bury, which use the heuristic.
+apart (:func:`~engine.players.candidates.interchangeable`); so does the bury, which
+uses the heuristic. Declaring, overturning and 炒底 use the heuristic too unless
+``declare=1`` (:mod:`engine.players.declare`, which thinks ``declare.BUDGET_FACTOR``
+budgets: these decisions are few).
 
 Endgames (no hand holds more than ``ENDGAME_CARDS``) compare every legal play and solve
 each sampled world exactly (:mod:`engine.players.endgame`) instead of playing it out;
@@ -33,7 +35,7 @@ import random
 from collections import Counter
 
 from engine.hand import Action, Observation, Play, team_of
-from engine.players import heuristic
+from engine.players import declare, heuristic
 from engine.players.candidates import cost, distinct_in_effect, follow_candidates, lead_candidates
 from engine.players.endgame import Solver, plays_for
 from engine.players.knowledge import played_cards
@@ -60,17 +62,24 @@ class SearchPlayer:
         max_worlds: int = 200,
         weighting: bool = True,
         endgame: int = ENDGAME_CARDS,
+        declare: int = 0,
+        cardplay: int = 1,
     ) -> None:
         self.budget_ms = budget_ms
         self.max_worlds = max_worlds
         self.weighting = weighting
         self.endgame = endgame  # 0: play endgames out with the heuristic too
+        self.declare = declare  # 1: declare, overturn and 炒底 by search (engine.players.declare)
+        self.cardplay = cardplay  # 0: play cards with the heuristic (to measure the other parts)
 
     def __repr__(self) -> str:
         return f"SearchPlayer(budget_ms={self.budget_ms})"
 
     def __call__(self, obs: Observation, rng: random.Random) -> Action:
-        if obs.phase != "playing":
+        if obs.phase in declare.PHASES and self.declare:
+            plays = self.budget_ms * PLAYS_PER_MS * declare.BUDGET_FACTOR
+            return declare.choose(obs, rng, plays, self.max_worlds)
+        if obs.phase != "playing" or not self.cardplay:
             return heuristic.choose_action(obs, rng)
         return Play(seat=obs.seat, cards=self.play(obs, rng))
 
