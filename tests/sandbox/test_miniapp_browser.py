@@ -6,7 +6,8 @@ engine below): whoever declares first, that seat's ♠2 pair ends up standing, s
 declares (or overturns), becomes the dealer, buries and leads the first trick.
 
 * Alice and three computers (quick start): the DM's 🃏 Table button opens the Mini App
-  beside the chats (a desktop screenshot); the same launch, in a 360×640 page, plays
+  beside the chats (a desktop screenshot), and in the sandbox at 360×640 over the chat,
+  the whole screen, as Telegram on a phone; the same launch, in a 360×640 page, plays
   Alice's hand: the ♠2 pair, the burial (Hint's eight cards), a throw the engine refuses
   (two singles of one suit, picked from what her view shows: another hand beats the
   lower one), then Hint and Play to the result.
@@ -205,6 +206,41 @@ def check_the_result(app: Page) -> None:
     assert width <= PHONE["width"], (width, app.evaluate(WIDER_THAN_THE_PAGE))
 
 
+def on_a_phone(browser: Browser, address: str, errors: list[str]) -> None:
+    """The sandbox at 360×640: the DM's Table button opens the Mini App over the chat as
+    Telegram does on a phone (the whole screen, a close control in its header); closing
+    it, or the phone's back gesture, returns to the DM."""
+    phone = browser.new_page(viewport=PHONE, locale="en-US", has_touch=True)
+    phone.on("pageerror", lambda e: errors.append(f"sandbox on a phone: {e}"))
+    try:
+        phone.goto(address + "?lang=en")
+        expect(phone.locator("body")).to_have_attribute("data-ready", "1")
+        phone.locator('#switch button[data-show="private"]').click()
+        table = phone.locator("#messages-private button.web-app").last
+        for leave in ("back", "close"):
+            table.click()
+            sheet = phone.locator("#miniapp")
+            inner = phone.frame_locator("#miniapp iframe")
+            expect(inner.locator(".seat[data-pos=top] .tag")).to_contain_text("🤖")
+            assert sheet.bounding_box() == {"x": 0, "y": 0, **PHONE}
+            frame = phone.locator("#miniapp iframe").bounding_box()
+            assert frame is not None and frame["x"] == 0 and frame["width"] == PHONE["width"]
+            assert frame["y"] + frame["height"] == PHONE["height"]
+            close = phone.locator("#miniapp .miniapp-close")
+            expect(close).to_have_text("✕ Close")
+            assert close.bounding_box()["y"] < frame["y"]  # in the header, above the app
+            if leave == "back":
+                phone.go_back()
+            else:
+                phone.screenshot(path=str(ARTIFACTS / "miniapp-phone-sandbox.png"))
+                close.click()
+            expect(sheet).to_have_count(0)
+            expect(phone.locator("body")).to_have_attribute("data-show", "private")
+            expect(table).to_be_visible()
+    finally:
+        phone.close()
+
+
 def test_a_whole_hand_through_the_mini_app_with_three_computers(
     tmp_path: Path, browser: Browser
 ) -> None:
@@ -230,12 +266,16 @@ def test_a_whole_hand_through_the_mini_app_with_three_computers(
             expect(inner.locator(".seat[data-pos=top] .tag")).to_contain_text("🤖")
             box = frame.bounding_box()
             assert box is not None and box["width"] == 360
+            panes = page.locator("#panes").bounding_box()
+            assert panes is not None and panes["x"] + panes["width"] <= box["x"]  # beside
             page.screenshot(path=str(beside))
             src = frame.get_attribute("src")
             assert src and "#tgWebAppData=" in src
-            # the panel closes: the same launch, in a phone-sized page, plays the hand
             page.locator("#miniapp .miniapp-close").click()
             expect(page.locator("#miniapp")).to_have_count(0)
+            on_a_phone(browser, address, errors)
+
+            # the same launch, in a phone-sized page, plays the hand
 
             app = open_app(browser, address, src, errors, "app")
             counts = app.evaluate("[1, 2, 0].map((n) => P('webapp.cards', n))")
