@@ -158,9 +158,7 @@ def gone(obs: Observation) -> list[int]:
     return out
 
 
-def choose(
-    values: list[list[float]], weights: list[float], confidence: float = CONFIDENCE
-) -> int:
+def choose(values: list[list[float]], weights: list[float], confidence: float = CONFIDENCE) -> int:
     """The candidate with the best weighted mean, if it beats the heuristic's own (index 0)
     by more than ``confidence`` standard errors of the paired difference; else 0.
 

@@ -10,9 +10,9 @@ import pytest
 from bench.duplicate_eval import deal_pair
 from engine.hand import Deal, HandState
 from engine.players import get
-from engine.players.knowledge import inferences
 from engine.players.bury import search_bury
 from engine.players.heuristic import choose_bury
+from engine.players.knowledge import inferences
 from engine.players.search import PLAYS_PER_MS, SearchPlayer, candidates
 from engine.players.worlds import KITTY, knowledge, sample
 from engine.rules import RuleSet
