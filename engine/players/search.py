@@ -18,8 +18,10 @@ so the same budget now buys about 1.4 times the worlds), so a decision is
 a function of the observation and the random stream alone: reproducible, and blind
 to hidden cards (a loaded machine thinks longer, not less). Forced plays skip the
 search, and so do choices between single cards that nothing still in play can tell
-apart (:func:`~engine.players.candidates.interchangeable`); so does declaring, which
-uses the heuristic. The bury is searched too (:mod:`engine.players.bury`).
+apart (:func:`~engine.players.candidates.interchangeable`). The bury is searched too
+(:mod:`engine.players.bury`; ``bury=0``: the heuristic's). Declaring, overturning and
+炒底 use the heuristic unless ``declare=1`` (:mod:`engine.players.declare`, which thinks
+``declare.BUDGET_FACTOR`` budgets: these decisions are few).
 
 Endgames (no hand holds more than ``ENDGAME_CARDS``) compare every legal play and solve
 each sampled world exactly (:mod:`engine.players.endgame`) instead of playing it out;
@@ -33,7 +35,7 @@ import random
 from collections import Counter
 
 from engine.hand import Action, Bury, Observation, Play, team_of
-from engine.players import heuristic
+from engine.players import declare, heuristic
 from engine.players.candidates import cost, distinct_in_effect, follow_candidates, lead_candidates
 from engine.players.endgame import Solver, plays_for
 from engine.players.knowledge import played_cards
@@ -60,25 +62,30 @@ class SearchPlayer:
         max_worlds: int = 200,
         weighting: bool = True,
         endgame: int = ENDGAME_CARDS,
-        bury: bool = True,
-        play: bool = True,
+        declare: int = 0,
+        cardplay: int = 1,
+        bury: int = 1,
     ) -> None:
         self.budget_ms = budget_ms
         self.max_worlds = max_worlds
         self.weighting = weighting
         self.endgame = endgame  # 0: play endgames out with the heuristic too
-        self.bury = bury  # False: bury with the heuristic
-        self.cards = play  # False: play cards with the heuristic (a bury-only player)
+        self.declare = declare  # 1: declare, overturn and 炒底 by search (engine.players.declare)
+        self.cardplay = cardplay  # 0: play cards with the heuristic (to measure the other parts)
+        self.bury = bury  # 0: bury with the heuristic (engine.players.bury searches)
 
     def __repr__(self) -> str:
         return f"SearchPlayer(budget_ms={self.budget_ms})"
 
     def __call__(self, obs: Observation, rng: random.Random) -> Action:
+        if obs.phase in declare.PHASES and self.declare:
+            plays = self.budget_ms * PLAYS_PER_MS * declare.BUDGET_FACTOR
+            return declare.choose(obs, rng, plays, self.max_worlds)
         if obs.phase == "burying" and self.bury:
             from engine.players.bury import search_bury
 
             return Bury(seat=obs.seat, cards=search_bury(obs, rng, self.budget_ms, PLAYS_PER_MS))
-        if obs.phase != "playing" or not self.cards:
+        if obs.phase != "playing" or not self.cardplay:
             return heuristic.choose_action(obs, rng)
         return Play(seat=obs.seat, cards=self.play(obs, rng))
 

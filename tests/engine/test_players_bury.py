@@ -52,12 +52,12 @@ def test_a_small_budget_buries_as_the_heuristic():
     for state, seat in bury_positions(3, first=60):
         obs = state.observation(seat)
         assert search_bury(obs, random.Random(1), 10, PLAYS_PER_MS) == choose_bury(obs)
-        heuristic_bury = SearchPlayer(budget_ms=300, bury=False)(obs, random.Random(1))
+        heuristic_bury = SearchPlayer(budget_ms=300, bury=0)(obs, random.Random(1))
         assert heuristic_bury == Bury(seat=seat, cards=choose_bury(obs))
 
 
 def test_search_bury_against_itself_scores_exactly_zero():
-    spec = "search,play=0,budget_ms=100"
+    spec = "search,cardplay=0,budget_ms=100"
     row = deal_pair((spec, spec, None, "classic", 3))
     assert row[1] + row[2] == 0 and row[3] + row[4] == 0
     assert row[5] + row[6] == 1
