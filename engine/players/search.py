@@ -18,10 +18,11 @@ so the same budget now buys about 1.4 times the worlds), so a decision is
 a function of the observation and the random stream alone: reproducible, and blind
 to hidden cards (a loaded machine thinks longer, not less). Forced plays skip the
 search, and so do choices between single cards that nothing still in play can tell
-apart (:func:`~engine.players.candidates.interchangeable`). The bury is searched too
-(:mod:`engine.players.bury`; ``bury=0``: the heuristic's). Declaring, overturning and
-炒底 use the heuristic unless ``declare=1`` (:mod:`engine.players.declare`, which thinks
-``declare.BUDGET_FACTOR`` budgets: these decisions are few).
+apart (:func:`~engine.players.candidates.interchangeable`). The bury uses the heuristic
+unless ``bury=1`` (:mod:`engine.players.bury`, which thinks ``bury.BURY_SCALE``
+budgets); declaring, overturning and 炒底 use the heuristic unless ``declare=1``
+(:mod:`engine.players.declare`, which thinks ``declare.BUDGET_FACTOR`` budgets: these
+decisions are few).
 
 Endgames (no hand holds more than ``ENDGAME_CARDS``) compare every legal play and solve
 each sampled world exactly (:mod:`engine.players.endgame`) instead of playing it out;
@@ -64,7 +65,7 @@ class SearchPlayer:
         endgame: int = ENDGAME_CARDS,
         declare: int = 0,
         cardplay: int = 1,
-        bury: int = 1,
+        bury: int = 0,
     ) -> None:
         self.budget_ms = budget_ms
         self.max_worlds = max_worlds
@@ -72,7 +73,7 @@ class SearchPlayer:
         self.endgame = endgame  # 0: play endgames out with the heuristic too
         self.declare = declare  # 1: declare, overturn and 炒底 by search (engine.players.declare)
         self.cardplay = cardplay  # 0: play cards with the heuristic (to measure the other parts)
-        self.bury = bury  # 0: bury with the heuristic (engine.players.bury searches)
+        self.bury = bury  # 1: bury by search (engine.players.bury)
 
     def __repr__(self) -> str:
         return f"SearchPlayer(budget_ms={self.budget_ms})"

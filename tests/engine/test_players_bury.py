@@ -42,7 +42,7 @@ def test_the_search_bury_is_reproducible_and_leaves_the_stream_alone():
         first = search_bury(obs, rng, 100, PLAYS_PER_MS)
         assert rng.getstate() == random.Random(3).getstate()
         assert search_bury(obs, random.Random(3), 100, PLAYS_PER_MS) == first
-        action = SearchPlayer(budget_ms=100)(obs, random.Random(3))
+        action = SearchPlayer(budget_ms=100, bury=1)(obs, random.Random(3))
         assert action == Bury(seat=seat, cards=first)
         state.apply(action)  # a legal bury
         assert state.phase in ("chaodi", "playing")
@@ -52,12 +52,12 @@ def test_a_small_budget_buries_as_the_heuristic():
     for state, seat in bury_positions(3, first=60):
         obs = state.observation(seat)
         assert search_bury(obs, random.Random(1), 10, PLAYS_PER_MS) == choose_bury(obs)
-        heuristic_bury = SearchPlayer(budget_ms=300, bury=0)(obs, random.Random(1))
+        heuristic_bury = SearchPlayer(budget_ms=300)(obs, random.Random(1))
         assert heuristic_bury == Bury(seat=seat, cards=choose_bury(obs))
 
 
 def test_search_bury_against_itself_scores_exactly_zero():
-    spec = "search,cardplay=0,budget_ms=100"
+    spec = "search,cardplay=0,bury=1,budget_ms=100"
     row = deal_pair((spec, spec, None, "classic", 3))
     assert row[1] + row[2] == 0 and row[3] + row[4] == 0
     assert row[5] + row[6] == 1
