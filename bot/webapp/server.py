@@ -12,6 +12,7 @@ does not play reads the public view; anyone else is refused.
     GET  /api/view?game=   the reader's view of the game (``bot.webapp.view``)
     POST /api/act          an action: exactly a DM button's press (``HandInput.press``)
     GET  /api/events?game= server-sent events: the view, then the view after each change
+    POST /api/here         the page is shown (every few seconds; ``bot.webapp.live``)
 
 Each person may make ``WEBAPP_RATE_PER_MINUTE`` requests a minute (a leaky bucket,
 ``aiolimiter``); more are answered 429.
@@ -79,6 +80,7 @@ def make_app(ptb: Callable[[], BotApp | None], stand_in: Path | None = None) -> 
     app.router.add_get("/api/view", view)
     app.router.add_post("/api/act", act)
     app.router.add_get("/api/events", events)
+    app.router.add_post("/api/here", here)
     return app
 
 
@@ -246,10 +248,12 @@ async def events(request: web.Request) -> web.StreamResponse:
     await response.prepare(request)
     live = hub(_running(request))
     async with game.lock:
-        reader = live.open(game, launch.user.id, seat, lang)
+        reader = live.open(game, launch.user.id, seat, lang, gone=lambda: _closed(request))
     try:
         while True:
             data = await reader.next(KEEPALIVE)
+            if reader.ended:
+                break
             if data is None:
                 await response.write(b": keep-alive\n\n")
                 continue
@@ -259,6 +263,25 @@ async def events(request: web.Request) -> web.StreamResponse:
     finally:
         live.close(reader)
     return response
+
+
+def _closed(request: web.Request) -> bool:
+    transport = request.transport
+    return transport is None or transport.is_closing()
+
+
+async def here(request: web.Request) -> web.Response:
+    """The page is shown: its event streams of ``game`` stay open (else they end within
+    seconds, and the person's DM takes over again). 404: no stream of theirs is open."""
+    launch = _from_header(request)
+    await _limit(request, launch.user.id)
+    try:
+        game_id = int((await request.json())["game"])
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+        raise web.HTTPBadRequest(text="bad game") from None
+    if not hub(request.app[PTB]()).here(launch.user.id, game_id):
+        raise web.HTTPNotFound(text="no open stream")
+    return web.Response(status=204)
 
 
 def _dumps(obj: Any) -> str:
