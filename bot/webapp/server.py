@@ -279,7 +279,7 @@ async def here(request: web.Request) -> web.Response:
         game_id = int((await request.json())["game"])
     except (json.JSONDecodeError, KeyError, TypeError, ValueError):
         raise web.HTTPBadRequest(text="bad game") from None
-    if not hub(request.app[PTB]()).here(launch.user.id, game_id):
+    if not hub(_running(request)).here(launch.user.id, game_id):
         raise web.HTTPNotFound(text="no open stream")
     return web.Response(status=204)
 
