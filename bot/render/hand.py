@@ -23,14 +23,21 @@ are "after trick k", and no line says whom the table waits for.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot import codec
 from bot.i18n import plural, t
 from bot.models import GameRecord
 from bot.outbox import Content
-from bot.render.cards import card_label, cards_label, counts_label, hand_lines, suit_groups
+from bot.render.cards import (
+    card_label,
+    cards_label,
+    counts_label,
+    hand_lines,
+    rank_label,
+    suit_groups,
+)
 from bot.render.keyboard import ROW_MAX, Button, Keyboard, WebAppButton, even_rows, per_row
 from bot.render.names import shown
 from bot.render.table import (
@@ -39,7 +46,6 @@ from bot.render.table import (
     name_of,
     play_text,
     points_text,
-    rank_label,
     result_lines,
     shows_block,
     trump_label,
@@ -250,7 +256,7 @@ def _keyboard(
 
     cb = codec.press_encoder(rec.id, hand_no, version)
 
-    rows: list[list[Button | WebAppButton]] = []
+    rows: list[Sequence[Button | WebAppButton]] = []
     phase = obs.phase
     if phase in ("burying", "playing"):
         rows += _card_rows(obs, s.selection, cb, lang, picked)

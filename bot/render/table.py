@@ -353,7 +353,7 @@ def result_message(rec: GameRecord, match: MatchState, live: bool = True) -> Con
     lines.append(t(lang, key, name=name_of(rec, r.next_dealer)))
     if not live:
         return Content("\n".join(lines))
-    data = codec.Press("G", rec.id, view.hand_number, view.version).encode()
+    data = codec.Press(codec.Kind.NEXT_HAND, rec.id, view.hand_number, view.version).encode()
     markup = InlineKeyboardMarkup(
         [[InlineKeyboardButton(t(lang, "btn.next_hand"), callback_data=data)]]
     )

@@ -64,8 +64,7 @@ def limiter(rl: Any) -> dict[str, Any]:
 
 def wiring(app: Application) -> dict[str, Any]:  # type: ignore[type-arg]
     """The Application as built, minus the transport, the clock and the database path."""
-    bot, jq, up = app.bot, app.job_queue, app.update_processor
-    data = app.bot_data
+    bot, jq, up, ct = app.bot, app.job_queue, app.update_processor, app.context_types
     return {
         "application": described(app),
         "handlers": {group: [handler(h) for h in hs] for group, hs in app.handlers.items()},
@@ -74,11 +73,12 @@ def wiring(app: Application) -> dict[str, Any]:  # type: ignore[type-arg]
         "bot": described(bot, frozenset({"_rate_limiter"})),
         "base_url": bot.base_url.replace(bot.token, "<token>"),
         "rate_limiter": limiter(bot.rate_limiter),
-        "limiter_runs_on_the_bot_clock": getattr(bot.rate_limiter, "clock", None) is data["clock"],
+        "limiter_runs_on_the_bot_clock": getattr(bot.rate_limiter, "clock", None) is app.clock,
         "job_queue": jq and (type(jq), type(jq.scheduler), jq.scheduler.timezone),
         "updater": app.updater and (type(app.updater), app.updater.bot is bot),
-        "bot_data": sorted(data),
-        "settings": type(data["settings"]),
+        "bot_data": described(app.bot_data),
+        "context_types": (ct.context, ct.bot_data, ct.chat_data, ct.user_data),
+        "settings": type(app.settings),
     }
 
 
@@ -105,8 +105,8 @@ async def test_the_tests_build_the_bot_exactly_as_production_does(tmp_path, monk
         prod, how = production_app(monkeypatch, world, tmp_path / "prod.sqlite3", webhook)
         tested = build_bot(world, tmp_path / "e2e.sqlite3")
         assert wiring(tested) == wiring(prod)
-        assert type(prod.bot_data["clock"]).__name__ == "LoopClock"
-        assert isinstance(tested.bot_data["clock"], FakeTime)
+        assert type(prod.clock).__name__ == "LoopClock"
+        assert isinstance(tested.clock, FakeTime)
         # what the tests' bot asks Telegram for is what production asks for
         async with running_bot(world, tmp_path / "e2e.sqlite3"):
             await world.settle()

@@ -25,6 +25,14 @@ function T(key, vars) {
   return text;
 }
 
+// a count's form, as bot.i18n.plural picks it: key.zero for none where the catalog has it,
+// key.one for one where it has it, else key.other; {n} is the count
+function P(key, n, vars) {
+  const has = (form) => `${key}.${form}` in state.words;
+  const form = n === 0 && has("zero") ? "zero" : n === 1 && has("one") ? "one" : "other";
+  return T(`${key}.${form}`, Object.assign({ n }, vars || {}));
+}
+
 function haptic(kind) {
   const h = tg && tg.HapticFeedback;
   if (!h) return;
@@ -275,7 +283,7 @@ function renderSeats(v) {
     const sub = document.createElement("span");
     sub.className = "sub";
     sub.innerHTML = `<span class="team">${s.team_name}</span> · ` +
-      T("webapp.cards", { n: s.count }) + (s.auto ? " 🤖" : "");
+      P("webapp.cards", s.count) + (s.auto ? " 🤖" : "");
     tag.append(name, sub);
     if (v.dealer === seat) {
       const b = document.createElement("span");
