@@ -477,8 +477,8 @@ class Outbox:
         """Send or edit a message; its id. The answer is read raw: the bot needs the
         id, not the ``Message`` PTB would build (its keyboard included) for every edit.
         An edit (of message ``edited``) may be answered ``true`` (as the Bot API answers
-        for inline messages): done, and its id is known. Any other answer without an id cannot be read (an
-        error, as PTB would raise one)."""
+        for inline messages): done, and its id is known. Any other answer without an id
+        cannot be read (an error, as PTB would raise one)."""
         result = await self.bot.do_api_request(method, api_kwargs=params)
         if edited is not None and result is True:
             return edited

@@ -169,7 +169,8 @@ def _tricks(rec: GameRecord, obs: Observation, lang: str, my_turn: bool) -> list
     last = obs.last_trick
     if last is not None:
         plays = _plays(rec, obs, last, len(last.plays), lang)
-        won = name_of(rec, last.winner, lang)  # type: ignore[arg-type]
+        assert last.winner is not None  # a finished trick
+        won = name_of(rec, last.winner, lang)
         lines.append(t(lang, "dm.trick.done", n=done, plays=plays, name=won, points=last.points))
     current = obs.current_trick
     if current is None:
@@ -203,11 +204,11 @@ def _situation(
             return lines
     if phase == "dealing":
         lines.append(t(lang, "table.dealing", dealt=obs.dealt, total=obs.deal_total))
-    elif phase == "burying" and not my_turn:
-        # stays true once the kitty is buried: the DM is not edited for the first lead
-        lines.append(t(lang, "dm.burying", name=name_of(rec, obs.turn, lang)))  # type: ignore[arg-type]
-    elif phase == "chaodi" and not my_turn:
-        lines.append(t(lang, "table.chaodi", name=name_of(rec, obs.turn, lang)))  # type: ignore[arg-type]
+    elif phase in ("burying", "chaodi") and not my_turn:
+        assert obs.turn is not None  # who buries, or may 炒底
+        # "burying" stays true once the kitty is buried: the DM is not edited for the first lead
+        key = "dm.burying" if phase == "burying" else "table.chaodi"
+        lines.append(t(lang, key, name=name_of(rec, obs.turn, lang)))
     elif phase == "playing":
         lines += _tricks(rec, obs, lang, my_turn)
         lines += points_text(obs, lang)

@@ -10,6 +10,7 @@ import pytest
 from telegram.ext import Application, SimpleUpdateProcessor
 
 import bot.__main__
+from bot.context import BotData
 from bot.fake_telegram import FakeTelegram
 from bot.fake_telegram.limits import COUNTED_METHODS
 from tests.e2e.harness import (
@@ -159,3 +160,29 @@ async def test_a_hand_in_a_group_goes_through_the_rate_limiter_on_the_virtual_cl
         for i, start in enumerate(times):
             for j in range(i + 20, len(times)):
                 assert j - i + 1 <= 20 + (times[j] - start + 0.5) / 3.0, (i, j)
+
+
+async def test_python_telegram_bot_keeps_nothing_per_chat_or_person(tmp_path):
+    """The handlers' context is typed (bot/context.py): the bot's data is one BotData,
+    and python-telegram-bot's dicts per chat and per person, which nothing would ever
+    empty, stay empty while four people join, declare, bury and play (the store keeps
+    what a chat or a person needs)."""
+    async with FakeTelegram() as world:
+        people = [world.user(n, started=True) for n in ("Ann", "Ben", "Cai", "Dee")]
+        group = world.group("Table", members=people[1:], admins=people[:1])
+        async with running_bot(world, tmp_path / "db") as app:
+            game_id, lobby = await seat_players(world, group, people)
+            lobby = world.last_message(group, from_bot=True)
+            await people[0].press(lobby, data=find(lobby, "S").data)
+            await play_out(
+                world,
+                app,
+                game_id,
+                dict(enumerate(people)),
+                stop=lambda g: len(g.match.hand.tricks) > 1,
+            )
+            await people[1].send(group, "/rules")
+            await people[2].send(people[2].private_chat, "hello")
+            await world.settle()
+            assert isinstance(app.bot_data, BotData) and app.bot_data.running
+            assert dict(app.chat_data) == {} and dict(app.user_data) == {}
