@@ -208,7 +208,7 @@ async def _setup(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     )
     service.bot_username = app.bot.username
     assert app.job_queue is not None, "python-telegram-bot[job-queue] is required"
-    timers.attach(service, app.job_queue)
+    timers.attach(service.deadlines, app.job_queue)
     app.bot_data["service"] = service
     n = await service.resume_all()
     log.info("resumed %d open games", n)
