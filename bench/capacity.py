@@ -212,6 +212,22 @@ def button(msg: Any, kind: str) -> Any:
 class Person:
     sim: Any  # SimUser
     pressed: set[str] = field(default_factory=set)  # callback data already pressed
+    # a Mini App player (--players app): their signed launch data and the newest view
+    # their app's event stream brought
+    init_data: str = ""
+    view: dict[str, Any] | None = None
+
+
+@dataclass
+class AppPress:
+    """A Mini App's action as the figures count presses (a CallbackRecord's fields):
+    sent at ``created_at``, its HTTP answer received at ``answered_at``."""
+
+    created_at: float
+    answered: bool = False
+    answered_at: float = 0.0
+    show_alert: bool = False
+    text: str | None = None
 
 
 @dataclass
@@ -341,6 +357,120 @@ class Bench:
             m = self.hand_message(person)
             if m is not None and button(m, "O") is not None:
                 await self.press(t, person, m, "P")
+
+
+class AppBench(Bench):
+    """Mini App players (``--players app``): they sit down and Start through Telegram
+    as everyone does, then each opens the table as the page does: it follows its event
+    stream (``api/events``), says ``here`` every few seconds and acts over the API
+    (``api/act``): Pass; on their turn Hint, then Play the hinted cards; Next hand. Same
+    think times as the DM players. Their DMs wait while the apps are open."""
+
+    def __init__(
+        self, world: Any, think: float, http: Any, base: str, ping: float, meter: Meter
+    ) -> None:
+        super().__init__(world, think)
+        self.http, self.base, self.ping, self.meter = http, base, ping, meter
+
+    def launch(self, person: Person) -> None:
+        from bot.webapp.auth import sign
+
+        sim = person.sim
+        user = {"id": sim.id, "first_name": sim.name, "language_code": "en"}
+        fields = {"user": json.dumps(user), "auth_date": str(int(time.time()))}
+        person.init_data = sign(fields, self.world.token)
+
+    async def call(self, person: Person, path: str, body: dict[str, Any]) -> Any:
+        headers = {"Authorization": f"tma {person.init_data}"}
+        async with self.http.post(self.base + path, json=body, headers=headers) as r:
+            return await r.json() if r.status == 200 else None
+
+    async def follow(self, t: Table, person: Person, game_id: int) -> None:
+        """The page's event stream: the newest view, the table woken on each."""
+        query = {"game": str(game_id), "auth": person.init_data}
+        async with self.http.get(self.base + "api/events", params=query) as r:
+            async for line in r.content:
+                if line.startswith(b"data: "):
+                    person.view = json.loads(line[6:])
+                    t.wake.set()
+
+    async def shown(self, person: Person, game_id: int) -> None:
+        while True:
+            await asyncio.sleep(self.ping)
+            await self.call(person, "api/here", {"game": game_id})
+
+    async def act(self, t: Table, person: Person, kind: str, action: str, **body: Any) -> Any:
+        view = person.view
+        assert view is not None
+        rec = AppPress(self.world.clock.now())
+        t.presses.append((kind, rec))
+        body = {"game": view["game"], "action": action, "hand": view["hand_no"], **body}
+        answer = await self.call(person, "api/act", {"version": view["version"], **body})
+        rec.answered_at, rec.answered = self.world.clock.now(), answer is not None
+        if answer is not None:
+            rec.show_alert, rec.text = answer["alert"], answer["text"]
+            person.view = answer["view"]
+        return answer
+
+    def app_decide(self, t: Table) -> tuple[Person, str] | None:
+        for person in t.people:
+            v = person.view
+            me = v.get("me") if v else None
+            if not me:
+                continue
+            key = f"{v['hand_no']}.{v['version']}"
+            if me["my_turn"] and v["phase"] in ("burying", "playing"):
+                if f"H{key}" not in person.pressed:
+                    return person, "H"
+            elif me["can_pass"] and f"N{key}" not in person.pressed:
+                return person, "N"
+        v = t.people[0].view
+        if v and v.get("result") and not v["result"]["match_over"] and v["status"] == "running":
+            if f"G{v['hand_no']}" not in t.people[0].pressed:
+                return t.people[0], "G"
+        return None
+
+    async def play(self, t: Table) -> None:
+        await self.start(t)
+        msg = None
+        while msg is None:  # the DM's hand message carries the table's 🃏 button
+            await self.nap(t)
+            msg = self.last_bot(
+                t.people[0].sim, lambda m: any(b.web_app for r in m.buttons() for b in r)
+            )
+        url = next(b.web_app for r in msg.buttons() for b in r if b.web_app)
+        game_id = int(url.rsplit("game=", 1)[1])
+        tasks = []
+        for person in t.people:
+            self.launch(person)
+            tasks += [  # the apps' own work is the people's, not the bot's
+                asyncio.create_task(self.meter.run(self.follow(t, person, game_id))),
+                asyncio.create_task(self.meter.run(self.shown(person, game_id))),
+            ]
+        try:
+            while True:
+                t.wake.clear()
+                choice = self.app_decide(t)
+                if choice is None:
+                    await self.nap(t)
+                    continue
+                person, kind = choice
+                v = person.view
+                assert v is not None
+                key = f"{v['hand_no']}" if kind == "G" else f"{v['hand_no']}.{v['version']}"
+                await asyncio.sleep(t.rng.expovariate(1 / self.think))
+                if self.app_decide(t) != choice:  # look again: the table moved meanwhile
+                    continue
+                person.pressed.add(f"{kind}{key}")
+                action = {"H": "hint", "N": "pass", "G": "next"}[kind]
+                answer = await self.act(t, person, kind, action)
+                if kind == "H" and answer is not None and answer["view"].get("me"):
+                    cards = answer["view"]["me"]["selection"]
+                    if cards:
+                        await self.act(t, person, "P", "play", cards=cards)
+        finally:
+            for task in tasks:
+                task.cancel()
 
 
 def wire_wakeups(world: Any, tables: list[Table], meter: Meter, calls: dict[str, int]) -> None:
@@ -492,6 +622,40 @@ def build(world: Any, db: Path, overrides: dict[str, str]) -> Any:
     return build_application(settings, **kwargs)
 
 
+@dataclass
+class WebApp:
+    """The bot's Mini App server on a local port (as ``bot.webapp.server.serve`` runs
+    it) and one HTTP client for every simulated app."""
+
+    runner: Any
+    http: Any
+    base: str
+
+    def bench(self, world: Any, think: float, meter: Meter) -> AppBench:
+        from bot.webapp.live import PING_SECONDS
+
+        return AppBench(world, think, self.http, self.base, PING_SECONDS, meter)
+
+    async def close(self) -> None:
+        await self.http.close()
+        await self.runner.cleanup()
+
+
+async def serve_webapp(app: Any) -> WebApp:
+    import aiohttp
+    from aiohttp import web
+
+    from bot.webapp.server import make_app
+
+    runner = web.AppRunner(make_app(lambda: app), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+    return WebApp(runner, http, f"http://127.0.0.1:{port}/")
+
+
 def fake_telegram() -> Any:
     try:
         from bot.fake_telegram import FakeTelegram
@@ -523,10 +687,15 @@ async def measure(
     overrides: dict[str, str],
     playing: float = PLAYING_FRACTION,
     min_plays: int = 0,
+    players: str = "dm",
 ) -> dict[str, Any]:
     """One size in this process: the figures as a dict. The window lasts ``seconds``,
-    and longer if it holds fewer than ``min_plays`` accepted plays by then."""
+    and longer if it holds fewer than ``min_plays`` accepted plays by then.
+    ``players``: ``dm`` (they tap DM keyboards) or ``app`` (Mini App players)."""
     from bot.app import ALLOWED_UPDATES
+
+    if players == "app":
+        overrides = {"webapp_url": "https://capacity.invalid/app/", **overrides}
 
     world_cls = fake_telegram()
     stale = stale_text()
@@ -541,6 +710,9 @@ async def measure(
                 gc.collect()
                 rss0 = rss()
                 bench = Bench(world, think)
+                if players == "app":
+                    web = await serve_webapp(app)
+                    bench = web.bench(world, think, meter)
                 tables = []
                 for i in range(games):
                     people = [world.user(f"P{i}.{s}", started=True) for s in range(4)]
@@ -609,6 +781,8 @@ async def measure(
                 for task in tasks:
                     task.cancel()
                 await asyncio.gather(*tasks, return_exceptions=True)
+                if players == "app":
+                    await web.close()
                 calls = {
                     m: n - calls0.get(m, 0)
                     for m, n in calls1.items()
@@ -644,6 +818,7 @@ async def measure(
 
     return {
         "games": games,
+        "players": players,
         "window_s": seconds,
         "setup_s": setup_s,
         "to_play_s": to_play_s,
@@ -676,7 +851,9 @@ async def measure(
 
 
 # --------------------------------------------------------------------- orchestration
-def run_worker(root: Path, args: argparse.Namespace, games: int) -> dict[str, Any]:
+def run_worker(
+    root: Path, args: argparse.Namespace, games: int, players: str = "dm"
+) -> dict[str, Any]:
     cmd = [
         sys.executable,
         str(Path(__file__).resolve()),
@@ -693,6 +870,7 @@ def run_worker(root: Path, args: argparse.Namespace, games: int) -> dict[str, An
         str(args.playing),
         "--seed",
         str(args.seed),
+        *(("--players", players) if players != "dm" else ()),
         *(x for kv in args.set for x in ("--set", kv)),
     ]
     env = {**os.environ, "PYTHONPATH": str(root), "CAPACITY_CHECKOUT": str(root)}
@@ -778,9 +956,13 @@ def table(games: int, columns: dict[str, dict[str, float | None]]) -> str:
 
 
 def orchestrate(args: argparse.Namespace) -> None:
-    roots: dict[str, Path] = {}
+    # columns: name -> (checkout, players); DM and Mini App players on this checkout, or
+    # (DM players only) the old code and the new
+    roots: dict[str, tuple[Path, str]] = {}
     tmp = None
-    if args.baseline.lower() != "none":
+    if args.players != ["dm"]:
+        roots = {players: (REPO, players) for players in args.players}
+    elif args.baseline.lower() != "none":
         tmp = Path(tempfile.mkdtemp(prefix="capacity-"))
         checkout = tmp / "old"
         subprocess.run(
@@ -797,14 +979,15 @@ def orchestrate(args: argparse.Namespace) -> None:
             ],
             check=True,
         )
-        roots["old"] = checkout
-    roots["new"] = REPO
+        roots["old"] = (checkout, "dm")
+    if args.players == ["dm"]:
+        roots["new"] = (REPO, "dm")
     try:
         for games in args.games:
             runs: dict[str, list[dict[str, Any]]] = {name: [] for name in roots}
             for i in range(args.repeat):
-                for name, root in roots.items():
-                    r = run_worker(root, args, games)
+                for name, (root, players) in roots.items():
+                    r = run_worker(root, args, games, players)
                     runs[name].append(r)
                     print(
                         f"G={games} {name} #{i + 1}: {r['presses']} presses, "
@@ -845,6 +1028,13 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE", help="a Settings override"
     )
+    ap.add_argument(
+        "--players",
+        type=lambda s: s.split(","),
+        default=["dm"],
+        help="dm (tapping DM keyboards), app (Mini App players) or dm,app side by side "
+        "on this checkout (no baseline then)",
+    )
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     return ap.parse_args(argv)
 
@@ -867,6 +1057,7 @@ def main(argv: list[str] | None = None) -> None:
                 args.seed,
                 overrides_of(args),
                 playing=args.playing,
+                players=args.players[0],
             )
         )
         print(json.dumps(result))

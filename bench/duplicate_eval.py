@@ -5,7 +5,9 @@
 
 A player is a name for ``engine.players.get`` (``random``, ``simple``, ``heuristic``,
 ``search``), optionally with options: ``search,budget_ms=50``; ``--budget-ms`` sets the
-budget of every search player that names none.
+budget of every search player that names none. One part of the search alone:
+``search,cardplay=0,bury=1`` is the heuristic with only the bury searched (against
+``heuristic``); ``search,bury=1`` against ``search`` is the bury with search card play.
 
 Each deal is played twice with the teams swapped; the unit is the deal pair. Prints the
 mean paired difference in the attackers' points and in levels per deal pair with a 95%
@@ -45,7 +47,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from engine.hand import Deal, HandState
+from engine.hand import Deal, HandState, Show
 from engine.players import Player, get
 from engine.rules import RuleSet
 
@@ -61,13 +63,22 @@ def load(spec: str, budget_ms: int | None = None) -> Player:
     return get(name, **options)
 
 
-def play(rules: RuleSet, seed: int, players: list[Player]) -> HandState:
-    """One hand (a later hand, dealer seat 0, both teams at level 5); seats 0/2 use players[0]."""
+def play(rules: RuleSet, seed: int, players: list[Player], batch: int = 25) -> HandState:
+    """One hand (a later hand, dealer seat 0, both teams at level 5); seats 0/2 use players[0].
+
+    The deal goes out ``batch`` cards a seat at a time; after each batch the seats are
+    offered a show in seat order (as the bot does), a ``Pass`` meaning "not now"."""
     state = HandState.new(rules, seed, 2, 0, [3, 3])
     rngs = [random.Random(seed * 4 + s) for s in range(4)]  # one stream per seat
     while state.phase != "done":
         if state.phase == "dealing":
-            state.apply(Deal(n=100))
+            state.apply(Deal(n=4 * batch))
+            for seat in range(4):
+                obs = state.observation(seat)
+                if state.phase == "dealing" and obs.show_options:
+                    action = players[seat % 2](obs, rngs[seat])
+                    if isinstance(action, Show):
+                        state.apply(action)
             continue
         if state.phase == "after_deal":
             seat = next(s for s in range(4) if state.can_pass(s))
@@ -90,14 +101,18 @@ def value(state: HandState, team: int) -> tuple[int, int, int]:
     return sign * r.attackers_points, gained[team] - gained[1 - team], int(won)
 
 
-def deal_pair(job: tuple[str, str, int | None, str, int]) -> tuple[int, ...]:
+Job = tuple[str, str, int | None, str, int] | tuple[str, str, int | None, str, int, int]
+
+
+def deal_pair(job: Job) -> tuple[int, ...]:
     """(seed, A's points defending, attacking, A's levels defending, attacking, A's hands
-    won defending, attacking)."""
-    spec_a, spec_b, budget, preset, seed = job
+    won defending, attacking). A job is (A, B, budget, preset, seed[, deal batch])."""
+    spec_a, spec_b, budget, preset, seed = job[:5]
+    batch = job[5] if len(job) > 5 else 25
     a, b = load(spec_a, budget), load(spec_b, budget)
     rules = RuleSet.from_preset(preset)
-    first = value(play(rules, seed, [a, b]), 0)  # A defends (seat 0 deals)
-    second = value(play(rules, seed, [b, a]), 1)  # A attacks the same deal
+    first = value(play(rules, seed, [a, b], batch), 0)  # A defends (seat 0 deals)
+    second = value(play(rules, seed, [b, a], batch), 1)  # A attacks the same deal
     return seed, first[0], second[0], first[1], second[1], first[2], second[2]
 
 
@@ -133,6 +148,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--b", default="random")
     ap.add_argument("--budget-ms", type=int, default=None)
     ap.add_argument("--preset", default="classic")
+    ap.add_argument(
+        "--deal-batch",
+        type=int,
+        default=25,
+        help="cards a seat between chances to show while dealing (25: all at once; the bot: 3)",
+    )
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--log", default=None)
     ap.add_argument("--summarize", default=None, metavar="LOG")
@@ -143,7 +164,7 @@ def main(argv: list[str] | None = None) -> None:
         summarize(rows, args.summarize)
         return
     jobs = [
-        (args.a, args.b, args.budget_ms, args.preset, s)
+        (args.a, args.b, args.budget_ms, args.preset, s, args.deal_batch)
         for s in range(args.first, args.first + args.pairs)
     ]
     log = open(args.log, "a") if args.log else None  # noqa: SIM115

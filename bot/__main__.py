@@ -78,6 +78,13 @@ def build_parser() -> argparse.ArgumentParser:
         default="zh",
         help="language of the sandbox's people, i.e. of their Telegram apps (default: zh)",
     )
+    sandbox.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="deal the sandbox's games from seeds N, N+1, ... (the same N, the same deals; "
+        "default: random)",
+    )
     return parser
 
 
@@ -108,8 +115,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.sandbox or not settings.bot_token:
         from bot.sandbox import run as run_sandbox
+        from bot.sandbox import seeds_from
 
-        return run_sandbox(settings, host=args.host, port=args.port, lang=args.lang)
+        return run_sandbox(
+            settings,
+            host=args.host,
+            port=args.port,
+            lang=args.lang,
+            seed_source=None if args.seed is None else seeds_from(args.seed),
+        )
     from bot.app import build_application
     from bot.hosting import run
 

@@ -63,7 +63,8 @@ class Lobby:
             options.to_game(chat, rec)
             return await self.tables.create(rec), True
 
-        return await self._chat_locks.run(chat.chat_id, open_lobby())
+        opened: tuple[Game, bool] = await self._chat_locks.run(chat.chat_id, open_lobby())
+        return opened
 
     def lobby_message_id(self, game: Game) -> int | None:
         box = self.publisher.outboxes.get(game.rec.chat_id)

@@ -126,6 +126,10 @@ class Publisher:
             self._pressed = {u: t for u, t in self._pressed.items() if now - t <= AWAY_SECONDS}
             self._sweep_at = max(SWEEP_AT, 2 * len(self._pressed))
 
+    def left_app(self, user_id: int) -> None:
+        """Their Mini App closed or went silent: they may be away until they press again."""
+        self._pressed.pop(user_id, None)
+
     def _wake(self, user_id: int, needs: tuple[object, ...], last: _Shown | None) -> bool:
         """Their turn came and they may be away: the DM notifies, whatever else shows it."""
         return bool(needs[0]) and (last is None or not last.needs[0]) and self._away(user_id)
@@ -215,7 +219,9 @@ class Publisher:
         url = codec.deep_link(self.bot_username, codec.open_payload(rec.id))
         take = render_table.takeover_markup(rec, self.bot_username, [seat])
         rows = [[InlineKeyboardButton(t(rec.lang, "btn.open_dm"), url=url)]]
-        markup = InlineKeyboardMarkup(rows + [list(r) for r in take.inline_keyboard])  # type: ignore[union-attr]
+        if take is not None:
+            rows += [list(r) for r in take.inline_keyboard]
+        markup = InlineKeyboardMarkup(rows)
         text = t(rec.lang, "dm_failed", name=render_table.name_of(rec, seat), n=seat + 1)
         return Content(text, markup)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from apscheduler.jobstores.base import JobLookupError
 from telegram.ext import CallbackContext, Job, JobQueue
@@ -136,7 +136,7 @@ def attach(deadlines: Deadlines, job_queue: JobQueue[Any]) -> None:
         return f"game:{game_id}"
 
     # each game's pending job, so that disarming needs no scan of every game's jobs
-    pending: dict[int, Job] = {}  # type: ignore[type-arg]
+    pending: dict[int, Job[Any]] = {}
 
     def disarm(game_id: int) -> None:
         job = pending.pop(game_id, None)
@@ -153,8 +153,9 @@ def attach(deadlines: Deadlines, job_queue: JobQueue[Any]) -> None:
             _fire, when=when, data=(game_id, token), name=name(game_id)
         )
 
-    async def _fire(context: CallbackContext) -> None:  # type: ignore[type-arg]
-        game_id, token = context.job.data  # type: ignore[union-attr,misc]
+    async def _fire(context: CallbackContext[Any, Any, Any, Any]) -> None:
+        assert context.job is not None
+        game_id, token = cast(tuple[int, Token], context.job.data)
         try:
             await deadlines.fire(game_id, token)
         except StepFailed:

@@ -6,22 +6,30 @@ production builds (``bot.app.build_application``, same settings from the environ
 limits), and ``bot.sandbox.web`` serves a chat client on 127.0.0.1: the group and your
 private chat with the bot side by side. Nothing leaves the machine; the database is a
 temporary file, gone when the sandbox stops (the fake world is not kept either).
+``./run --seed N`` deals the games from fixed seeds (:func:`seeds_from`): the same N, the
+same cards, e.g. for a browser test that needs a particular deal.
 """
 
 from __future__ import annotations
 
 import asyncio
 import errno
+import itertools
 import signal
 import sys
-from collections.abc import Callable
 
 from bot.config import Settings
+from bot.game import SeedSource
 from bot.sandbox.web import serve
 from bot.sandbox.world import Sandbox
 
 DEFAULT_PORT = 8765
 PORT_TRIES = 20  # the default port is busy: take the next free one
+
+
+def seeds_from(first: int) -> SeedSource:
+    """The seed of each new game, in turn: ``first``, ``first + 1``, ... (``--seed``)."""
+    return itertools.count(first).__next__
 
 
 def run(
@@ -30,7 +38,7 @@ def run(
     host: str = "127.0.0.1",
     port: int | None = None,
     lang: str = "zh",
-    seed_source: Callable[[], int] | None = None,
+    seed_source: SeedSource | None = None,
 ) -> int:
     """Run the sandbox until Ctrl-C (or SIGTERM); prints the page's address."""
     return asyncio.run(_main(settings, host, port, lang, seed_source))
@@ -41,7 +49,7 @@ async def _main(
     host: str,
     port: int | None,
     lang: str,
-    seed_source: Callable[[], int] | None,
+    seed_source: SeedSource | None,
 ) -> int:
     sandbox = Sandbox(settings, lang)
     stop = asyncio.Event()

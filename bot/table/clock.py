@@ -90,13 +90,14 @@ def deciding(table: Table, token: Token) -> tuple[Observation, random.Random] | 
     timer asks for no move or the table moved on."""
     hand_no, version, kind = token
     match = table.match
-    if kind not in ("robot", "timeout") or match is None or match.hand.turn is None:
+    turn = None if match is None else match.hand.turn
+    if kind not in ("robot", "timeout") or match is None or turn is None:
         return None
     hand = match.hand
     if (hand.hand_number, hand.version) != (hand_no, version):
         return None
     rng = decision_rng(table.rec.seed, hand.hand_number, hand.version)
-    return hand.observation(hand.turn), rng
+    return hand.observation(turn), rng
 
 
 def tick(table: Table, cmd: Tick, step: Step) -> None:
@@ -134,19 +135,19 @@ def tick(table: Table, cmd: Tick, step: Step) -> None:
             if hand.phase == "after_deal" and hand.can_pass(seat):
                 _try(match, Pass(seat=seat), out)
     elif kind in ("robot", "timeout"):
-        seat = hand.turn
-        assert seat is not None
-        if kind == "robot" and not robot(rec, seat):
+        turn = hand.turn
+        assert turn is not None
+        if kind == "robot" and not robot(rec, turn):
             return  # the player came back while the move was being decided
-        s = rec.seats[seat]
+        s = rec.seats[turn]
         if kind == "timeout" and not s.auto:
             s.auto = True  # 托管 until the player acts again
-            out.append(AutoOn(seat))
+            out.append(AutoOn(turn))
         s.selection = []
         assert cmd.thought is not None
         if not _try(match, cmd.thought, out) and s.auto:
             s.auto = False  # leave the turn to the player; re-armed
-            out.append(AutoOff(seat))
+            out.append(AutoOff(turn))
     elif kind == "next":
         table.next_hand(step)
         return

@@ -4,8 +4,15 @@ The hub listens to the one change path (``Publisher.listeners``: called when a c
 published, under the game's lock), builds each open app's view at once and keeps only
 the newest for it (a slow reader skips states, never falls behind). While a person has
 an app open their DM may wait (``Publisher.app_open``); when their last app closes the
-game is published again, so the DM catches up at once. The countdown is the turn's
-deadline as ``bot.timers`` keeps it (the DM shows the same), or the after-deal window's.
+game is published again, so the DM catches up at once, and they count as away until they
+press again (a turn reaching them notifies). The countdown is the turn's deadline as
+``bot.timers`` keeps it (the DM shows the same), or the after-deal window's.
+
+An app is open while its event stream is and while its page says it is shown (the page
+closes its stream when hidden, e.g. a locked phone, and says ``here`` every
+``PING_SECONDS`` while shown). A stream whose connection closed, or whose page was not
+heard from for ``PRESENCE_SECONDS`` (a phone that lost its network says nothing), is
+ended within ``SWEEP_SECONDS``: the person's DM is then current again in seconds.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import asyncio
 import json
 import logging
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +33,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+PING_SECONDS = 4.0  # how often a shown page says it is (static/table.js: PING_MS)
+PRESENCE_SECONDS = 10.0  # a page not heard from this long is gone
+SWEEP_SECONDS = 1.0  # how often open streams are checked (real time)
+
+
+def _never() -> bool:
+    return False
+
 
 @dataclass(eq=False)
 class Reader:
@@ -34,8 +50,11 @@ class Reader:
     user_id: int
     seat: int | None
     lang: str
+    heard: float  # when its page last said it is shown (the service's clock)
+    gone: Callable[[], bool] = _never  # whether its connection closed
     newest: str | None = None  # the newest view not sent yet (JSON)
     sent: str | None = None
+    ended: bool = False  # its stream is to end (closed, or not heard from)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
     def offer(self, data: str) -> None:
@@ -43,13 +62,22 @@ class Reader:
             self.newest = data
             self.wake.set()
 
+    def end(self) -> None:
+        self.ended = True
+        self.wake.set()
+
     async def next(self, timeout: float) -> str | None:
-        """The newest view not sent yet; None after ``timeout`` seconds of no change."""
+        """The newest view not sent yet; None after ``timeout`` seconds of no change, or
+        at once once the stream is to end."""
+        if self.ended:
+            return None
         if self.newest is None:
             self.wake.clear()
             try:
                 await asyncio.wait_for(self.wake.wait(), timeout)
             except TimeoutError:
+                return None
+            if self.ended:
                 return None
         data, self.newest = self.newest, None
         self.sent = data
@@ -64,18 +92,40 @@ class Hub:
         # game -> (hand, seat's cards) as last published before a burial began
         self._before_bury: dict[int, tuple[int, list[list[int]]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
         svc.publisher.listeners.append(self.changed)
         svc.publisher.app_open = self.connected
 
     # ------------------------------------------------------------------ readers
-    def open(self, game: Game, user_id: int, seat: int | None, lang: str) -> Reader:
-        reader = Reader(game.rec.id, user_id, seat, lang)
+    def open(
+        self,
+        game: Game,
+        user_id: int,
+        seat: int | None,
+        lang: str,
+        gone: Callable[[], bool] = _never,
+    ) -> Reader:
+        """A new event stream of ``user_id``; ``gone``: whether its connection closed."""
+        reader = Reader(game.rec.id, user_id, seat, lang, heard=self.svc.now(), gone=gone)
         self._readers[reader.game_id].add(reader)
         self._open[user_id] += 1
         reader.offer(self.document(game, seat, lang))
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         return reader
 
+    def here(self, user_id: int, game_id: int) -> bool:
+        """The person's page of ``game_id`` is shown (it says so every PING_SECONDS);
+        False if no stream of theirs is open there (the page then opens one)."""
+        found = False
+        for reader in self._readers.get(game_id, ()):
+            if reader.user_id == user_id and not reader.ended:
+                reader.heard = self.svc.now()
+                found = True
+        return found
+
     def close(self, reader: Reader) -> None:
+        reader.end()
         readers = self._readers.get(reader.game_id)
         if readers is not None and reader in readers:
             readers.discard(reader)
@@ -84,10 +134,23 @@ class Hub:
             self._open[reader.user_id] -= 1
             if self._open[reader.user_id] <= 0:
                 del self._open[reader.user_id]
+                # they may not be looking at their DM either: a turn reaching them notifies
+                self.svc.publisher.left_app(reader.user_id)
                 # their DM waited while the app showed everything: bring it up to date now
                 task = asyncio.get_running_loop().create_task(self._catch_up(reader.game_id))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
+
+    async def _sweep(self) -> None:
+        """End the streams whose connection closed or whose page went silent (the
+        server learns of a closed connection only when it writes to it otherwise)."""
+        while self._readers:
+            await asyncio.sleep(SWEEP_SECONDS)
+            now = self.svc.now()
+            for readers in list(self._readers.values()):
+                for reader in list(readers):
+                    if reader.gone() or now - reader.heard > PRESENCE_SECONDS:
+                        self.close(reader)
 
     async def _catch_up(self, game_id: int) -> None:
         try:

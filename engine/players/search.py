@@ -18,8 +18,10 @@ so the same budget now buys about 1.4 times the worlds), so a decision is
 a function of the observation and the random stream alone: reproducible, and blind
 to hidden cards (a loaded machine thinks longer, not less). Forced plays skip the
 search, and so do choices between single cards that nothing still in play can tell
-apart (:func:`~engine.players.candidates.interchangeable`); so do declaring and the
-bury, which use the heuristic.
+apart (:func:`~engine.players.candidates.interchangeable`). The bury uses the heuristic
+unless ``bury=1`` (:mod:`engine.players.bury`, which thinks ``bury.BURY_SCALE``
+budgets); declaring, overturning and 炒底 use the heuristic unless ``declare=1``
+(:mod:`engine.players.declare`, with the same budget a decision).
 
 Endgames (no hand holds more than ``ENDGAME_CARDS``) compare every legal play and solve
 each sampled world exactly (:mod:`engine.players.endgame`) instead of playing it out;
@@ -32,8 +34,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine.hand import Action, Observation, Play, team_of
-from engine.players import heuristic
+from engine.hand import Action, Bury, Observation, Play, team_of
+from engine.players import declare, heuristic
 from engine.players.candidates import cost, distinct_in_effect, follow_candidates, lead_candidates
 from engine.players.endgame import Solver, plays_for
 from engine.players.knowledge import played_cards
@@ -60,17 +62,30 @@ class SearchPlayer:
         max_worlds: int = 200,
         weighting: bool = True,
         endgame: int = ENDGAME_CARDS,
+        declare: int = 0,
+        cardplay: int = 1,
+        bury: int = 0,
     ) -> None:
         self.budget_ms = budget_ms
         self.max_worlds = max_worlds
         self.weighting = weighting
         self.endgame = endgame  # 0: play endgames out with the heuristic too
+        self.declare = declare  # 1: declare, overturn and 炒底 by search (engine.players.declare)
+        self.cardplay = cardplay  # 0: play cards with the heuristic (to measure the other parts)
+        self.bury = bury  # 1: bury by search (engine.players.bury)
 
     def __repr__(self) -> str:
         return f"SearchPlayer(budget_ms={self.budget_ms})"
 
     def __call__(self, obs: Observation, rng: random.Random) -> Action:
-        if obs.phase != "playing":
+        if obs.phase in declare.PHASES and self.declare:
+            plays = self.budget_ms * PLAYS_PER_MS * declare.BUDGET_FACTOR
+            return declare.choose(obs, rng, plays, self.max_worlds)
+        if obs.phase == "burying" and self.bury:
+            from engine.players.bury import search_bury
+
+            return Bury(seat=obs.seat, cards=search_bury(obs, rng, self.budget_ms, PLAYS_PER_MS))
+        if obs.phase != "playing" or not self.cardplay:
             return heuristic.choose_action(obs, rng)
         return Play(seat=obs.seat, cards=self.play(obs, rng))
 
@@ -150,9 +165,9 @@ def gone(obs: Observation) -> list[int]:
     return out
 
 
-def choose(values: list[list[float]], weights: list[float]) -> int:
+def choose(values: list[list[float]], weights: list[float], confidence: float = CONFIDENCE) -> int:
     """The candidate with the best weighted mean, if it beats the heuristic's own (index 0)
-    by more than ``CONFIDENCE`` standard errors of the paired difference; else 0.
+    by more than ``confidence`` standard errors of the paired difference; else 0.
 
     Few worlds make the best-looking candidate often just the luckiest one; keeping the
     heuristic's play unless another is clearly better protects a short budget.
@@ -165,7 +180,7 @@ def choose(values: list[list[float]], weights: list[float]) -> int:
         mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
         var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
         n = total * total / sum(w * w for w in weights)  # the effective number of worlds
-        if mean > best_mean and mean > CONFIDENCE * (var / n) ** 0.5:
+        if mean > best_mean and mean > confidence * (var / n) ** 0.5:
             best, best_mean = i, mean
     return best
 

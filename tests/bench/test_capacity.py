@@ -44,3 +44,20 @@ async def test_two_games_play_and_every_figure_is_measured() -> None:
     table = capacity.table(2, {"old": capacity.figures([r]), "new": capacity.figures([r])})
     assert "press→answer p99 ms" in table and "CPU ms per press: bot" in table
     assert "ratio" in table
+
+
+async def test_mini_app_players_play_over_the_api_and_spend_only_the_groups_writes() -> None:
+    capacity = load()
+    quick = {"deal_pace_seconds": "0", "overturn_window_seconds": "0.5"}
+    r = await capacity.measure(
+        2, seconds=4, warmup=0, think=0.05, seed=1, overrides=quick, min_plays=4, players="app"
+    )
+    assert r["players"] == "app" and r["plays"] >= 4
+    assert r["by_kind"]["H"] >= r["by_kind"]["P"] >= r["plays"]  # Hint, then Play
+    assert r["unanswered"] == 0 and 0 < r["p50_ms"] <= r["p99_ms"] < 10_000
+    # no press went through Telegram: the apps act over the bot's own HTTP API; what
+    # Telegram got is the group's table (and a turn notice for someone away)
+    assert "answerCallbackQuery" not in r["calls"]
+    assert sum(r["calls_per_play"].values()) < 1.0, r["calls"]
+    table = capacity.table(2, {"dm": capacity.figures([r]), "app": capacity.figures([r])})
+    assert "Telegram writes per s" in table and "calls per play: writes" in table

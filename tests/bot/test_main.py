@@ -30,6 +30,7 @@ def test_help_explains_the_sandbox_telegram_and_simulate(tmp_path):
     for words in ("without BOT_TOKEN: the sandbox", "with BOT_TOKEN", "--simulate", "--port"):
         assert words in r.stdout
     assert "--seed" in r.stdout and "--preset" in r.stdout  # the simulation's options
+    assert "deal the sandbox's games from seeds N" in r.stdout  # the sandbox's --seed
 
 
 def test_without_a_token_run_serves_the_sandbox_page_and_stops_on_sigterm(tmp_path):

@@ -10,8 +10,10 @@ import pytest
 from bench.duplicate_eval import deal_pair
 from engine.hand import Deal, HandState
 from engine.players import get
+from engine.players.bury import search_bury
+from engine.players.heuristic import choose_bury
 from engine.players.knowledge import inferences
-from engine.players.search import SearchPlayer, candidates
+from engine.players.search import PLAYS_PER_MS, SearchPlayer, candidates
 from engine.players.worlds import KITTY, knowledge, sample
 from engine.rules import RuleSet
 from tests.engine.test_players import seat_to_act
@@ -40,7 +42,7 @@ def hidden_swapped(state: HandState, seat: int, rng: random.Random) -> HandState
     """The same position with other hidden cards: swap unseen cards between hidden places."""
     other = state.model_copy(deep=True)
     places = [other.hands[s] for s in range(4) if s != seat and other.hands[s]]
-    if other.buried_by != seat:
+    if other.buried_by != seat and other.kitty:  # (while burying, the burier holds it)
         places.append(other.kitty)
     if len(places) < 2:
         return None
@@ -71,6 +73,38 @@ def test_decisions_never_depend_on_hidden_cards(hand):
         assert player.play(obs, random.Random(11)) == player.play(twin, random.Random(11))
         checked += 1
     assert checked > 5
+
+
+def bury_positions(deals: int, first: int = 0):  # type: ignore[no-untyped-def]
+    """Positions where a seat is to bury, after heuristic declaring: (state, seat)."""
+    rules = RuleSet.from_preset("classic")
+    player = get("heuristic")
+    for i in range(first, first + deals):
+        state = HandState.new(rules, 700 + i, 2, i % 4, [3, 3])
+        rng = random.Random(i)
+        state.apply(Deal(n=100))
+        while state.phase != "burying":
+            seat = seat_to_act(state)
+            state.apply(player(state.observation(seat), rng))
+        yield state, seat_to_act(state)
+
+
+def test_bury_never_depends_on_hidden_cards():
+    rng = random.Random(2)
+    checked = changed = 0
+    for state, seat in bury_positions(6):
+        obs = state.observation(seat)
+        other = hidden_swapped(state, seat, rng)
+        assert other is not None
+        assert other.hands != state.hands
+        twin = other.observation(seat)
+        assert twin == obs  # the burier cannot tell the two deals apart
+        mine = search_bury(obs, random.Random(7), 100, PLAYS_PER_MS)
+        assert search_bury(twin, random.Random(7), 100, PLAYS_PER_MS) == mine
+        changed += sorted(mine) != sorted(choose_bury(obs))
+        checked += 1
+    assert checked == 6
+    assert changed  # the search does choose other buries than the heuristic's
 
 
 def test_a_fixed_seed_gives_the_same_decision():

@@ -28,8 +28,11 @@ QUICK = {
 
 
 @contextmanager
-def sandbox_process(cwd: Path, *args: str, **env: str) -> Iterator[str]:
-    """Run ``python -m bot --port 0 ARGS`` with no BOT_TOKEN; yields the page's address."""
+def sandbox_process(cwd: Path, *args: str, seed: int | None = None, **env: str) -> Iterator[str]:
+    """Run ``python -m bot --port 0 ARGS`` with no BOT_TOKEN (``seed``: ``--seed N``, the
+    games dealt from fixed seeds); yields the page's address."""
+    if seed is not None:
+        args = (*args, "--seed", str(seed))
     environ = {k: v for k, v in os.environ.items() if k != "BOT_TOKEN"}
     environ.update(PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1", **env)
     proc = subprocess.Popen(

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from contextlib import asynccontextmanager
 from typing import Any
 
+from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.webapp.auth import sign
+from bot.webapp.live import PING_SECONDS
 from bot.webapp.server import make_app
 from tests.e2e.harness import find, seat_players, service
 
@@ -54,11 +57,34 @@ class Session:
         assert r.status == 200, await r.text()
         return await r.json()
 
+    async def here(self, game_id: int) -> int:
+        """The page says it is shown (as it does every few seconds); the status."""
+        r = await self.client.post("/api/here", json={"game": game_id}, headers=self.headers)
+        return r.status
+
+    async def keep_shown(self, game_id: int, clock: Any) -> None:
+        """Say ``here`` every PING_SECONDS of ``clock`` (the bot's), as a shown page does."""
+        said = clock.now()
+        while True:
+            await asyncio.sleep(0.005)
+            if clock.now() - said >= PING_SECONDS:
+                said = clock.now()
+                await self.here(game_id)
+
+
+class _Server(TestServer):
+    """The server as the bot runs it: a handler is not cancelled when its client goes
+    (aiohttp's default, which the test server turns off)."""
+
+    async def _make_runner(self, **kwargs: Any) -> web.BaseRunner:
+        kwargs["handler_cancellation"] = False
+        return await super()._make_runner(**kwargs)
+
 
 @asynccontextmanager
 async def webapp(app: Any):
     """The bot's Mini App server on a local port, with a client."""
-    async with TestClient(TestServer(make_app(lambda: app))) as client:
+    async with TestClient(_Server(make_app(lambda: app))) as client:
         yield client
 
 

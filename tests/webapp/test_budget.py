@@ -9,8 +9,11 @@ player who may be away, and the DM is up to date as soon as the app closes.
 """
 
 import asyncio
+import contextlib
 import random
 from collections import Counter
+
+import aiohttp
 
 from bot.fake_telegram import FakeClock, FakeTelegram, RateLimits
 from bot.fake_telegram.html import parse_html
@@ -37,7 +40,8 @@ PACE = dict(
 
 
 async def open_apps(client, app, people, game_id):
-    """Each person's Mini App, open and reading its event stream (as the page does)."""
+    """Each person's Mini App, open, shown and reading its event stream (as the page
+    does); the tasks that read and say ``here`` are cancelled by the caller."""
     sessions, streams, readers = {}, [], []
     for seat, user in enumerate(people):
         s = sessions[seat] = session(client, app, user)
@@ -45,6 +49,7 @@ async def open_apps(client, app, people, game_id):
         assert r.status == 200
         streams.append(r)
         readers.append(asyncio.create_task(_drain(r)))
+        readers.append(asyncio.create_task(s.keep_shown(game_id, service(app).clock)))
     live = hub(app)
     while not all(live.connected(u.id) for u in people):
         await asyncio.sleep(0.01)
@@ -52,8 +57,9 @@ async def open_apps(client, app, people, game_id):
 
 
 async def _drain(response):
-    while await response.content.readline():
-        pass
+    with contextlib.suppress(aiohttp.ClientConnectionError):  # closed by the test
+        while await response.content.readline():
+            pass
 
 
 async def play_in_the_apps(world, app, game_id, sessions, rng, think=(1.0, 3.0), stop=None):

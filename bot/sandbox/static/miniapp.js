@@ -1,7 +1,12 @@
-// The sandbox page's Mini App panel: a web_app button opens the bot's Mini App beside the chats in a
-// phone-sized frame, as Telegram opens it over the chat, with launch data the sandbox signed for the
-// person the page acts as.
+// The sandbox page's Mini App panel: a web_app button opens the bot's Mini App as Telegram
+// opens it, with launch data the sandbox signed for the person the page acts as: beside the
+// chats on a wide screen (a phone-sized frame), over the chat on a phone (the whole screen,
+// miniapp.css). Its close control, the app's own WebApp.close() or the phone's back gesture
+// return to the chat the button was in.
 "use strict";
+
+TEXTS.zh.miniapp_close = "✕ 关闭";
+TEXTS.en.miniapp_close = "✕ Close";
 
 async function openMiniApp(button) {
   const res = await fetch("/api/webapp", {
@@ -15,22 +20,36 @@ async function openMiniApp(button) {
   if (!panel) {
     panel = document.createElement("aside");
     panel.id = "miniapp";
-    panel.innerHTML = '<div class="miniapp-head"><span class="miniapp-title"></span>' +
-      '<button type="button" class="miniapp-close" aria-label="close">✕</button></div>' +
+    panel.setAttribute("role", "dialog");
+    panel.innerHTML = '<div class="miniapp-head">' +
+      '<button type="button" class="miniapp-close" data-t="miniapp_close"></button>' +
+      '<span class="miniapp-title"></span></div>' +
       '<iframe class="miniapp-frame" title="Mini App"></iframe>';
-    panel.querySelector(".miniapp-close").addEventListener("click", closeMiniApp);
+    const close = panel.querySelector(".miniapp-close");
+    close.textContent = tr("miniapp_close");
+    close.addEventListener("click", closeMiniApp);
     document.body.append(panel);
     document.body.classList.add("with-miniapp");
+    panel.style.setProperty("--close-width", `${close.offsetWidth}px`);
+    history.pushState({ miniapp: true }, ""); // the phone's back gesture closes it
   }
+  panel.dataset.chat = document.body.dataset.show;
   panel.querySelector(".miniapp-title").textContent = button.text;
   panel.querySelector("iframe").src = url;
 }
 
 function closeMiniApp() {
   const panel = document.getElementById("miniapp");
-  if (panel) panel.remove();
+  if (!panel) return;
+  if (history.state && history.state.miniapp) history.back(); // its history entry goes too
+  panel.remove();
   document.body.classList.remove("with-miniapp");
+  showChat(panel.dataset.chat || "private"); // app.js: back in the chat it was opened from
 }
+
+window.addEventListener("popstate", () => {
+  if (document.getElementById("miniapp")) closeMiniApp();
+});
 
 window.addEventListener("message", (ev) => {
   if (ev.data && ev.data.type === "miniapp-close") closeMiniApp();

@@ -25,6 +25,14 @@ function T(key, vars) {
   return text;
 }
 
+// a count's form, as bot.i18n.plural picks it: key.zero for none where the catalog has it,
+// key.one for one where it has it, else key.other; {n} is the count
+function P(key, n, vars) {
+  const has = (form) => `${key}.${form}` in state.words;
+  const form = n === 0 && has("zero") ? "zero" : n === 1 && has("one") ? "one" : "other";
+  return T(`${key}.${form}`, Object.assign({ n }, vars || {}));
+}
+
 function haptic(kind) {
   const h = tg && tg.HapticFeedback;
   if (!h) return;
@@ -63,14 +71,51 @@ async function start() {
     return;
   }
   show(await r.json());
-  follow();
+  if (document.visibilityState !== "hidden") follow();
   setInterval(tick, 250);
 }
 
+// The stream is open only while the page is shown: hidden (a locked phone, Telegram minimised)
+// it closes, so the bot knows at once to turn to the DM again; shown, the page says so every
+// PING_MS (bot.webapp.live.PING_SECONDS) and a page gone silent (no network) is let go.
+const PING_MS = 4000;
+let source = null;
+let pinger = null;
+
 function follow() {
-  const source = new EventSource(withGame(`api/events?auth=${encodeURIComponent(initData)}`));
+  if (source) return;
+  source = new EventSource(withGame(`api/events?auth=${encodeURIComponent(initData)}`));
   source.onmessage = (ev) => { $("notice").textContent = ""; show(JSON.parse(ev.data)); };
   source.onerror = () => { $("notice").textContent = T("webapp.offline"); };
+  pinger = setInterval(here, PING_MS);
+}
+
+function unfollow() {
+  if (!source) return;
+  source.close();
+  source = null;
+  clearInterval(pinger);
+}
+
+async function here() {
+  const v = state.view;
+  if (!v || !source) return;
+  try {
+    const r = await api("api/here", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ game: v.game }) });
+    if (r.status === 404) { unfollow(); follow(); } // the bot let the stream go: a new one
+  } catch (e) { /* offline: the stream's own error says so */ }
+}
+
+function shown(visible) {
+  if (!initData || !state.view) return;
+  if (visible) follow();
+  else unfollow();
+}
+
+document.addEventListener("visibilitychange", () => shown(document.visibilityState === "visible"));
+if (tg && tg.onEvent) {
+  tg.onEvent("activated", () => shown(true));
+  tg.onEvent("deactivated", () => shown(false));
 }
 
 // ------------------------------------------------------------------ state
@@ -238,7 +283,7 @@ function renderSeats(v) {
     const sub = document.createElement("span");
     sub.className = "sub";
     sub.innerHTML = `<span class="team">${s.team_name}</span> · ` +
-      T("webapp.cards", { n: s.count }) + (s.auto ? " 🤖" : "");
+      P("webapp.cards", s.count) + (s.auto ? " 🤖" : "");
     tag.append(name, sub);
     if (v.dealer === seat) {
       const b = document.createElement("span");

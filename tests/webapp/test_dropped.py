@@ -1,0 +1,77 @@
+"""A dropped phone (issue 17): when a player's Mini App goes, their DM takes over in seconds.
+
+Four people play in their Mini Apps (open, shown, following their event streams); their
+DMs wait. It is one player's turn when their app goes, either closed (its connection
+closes: the app shut, the page hidden by a locked phone, which closes its stream) or
+silent (the phone lost its network: the connection stays open, the page says nothing).
+Their DM must then show their turn as a new message (it notifies) within seconds: the
+connection's close is noticed within ``SWEEP_SECONDS``, a silent page within
+``PRESENCE_SECONDS``. The times taken are printed.
+"""
+
+import asyncio
+import random
+import time
+
+import pytest
+
+from bot.fake_telegram import FakeClock, FakeTelegram, RateLimits
+from bot.webapp.live import PRESENCE_SECONDS, SWEEP_SECONDS
+from bot.webapp.server import hub
+from tests.e2e.harness import running_bot, service
+from tests.e2e.test_budget import SharedTime, pause, start_a_table
+from tests.webapp.client import webapp
+from tests.webapp.test_budget import PACE, _dm_text, open_apps, play_in_the_apps
+
+
+def second_to_play(game) -> bool:
+    """A trick's second play is due (its player played a few seconds ago)."""
+    hand = game.match.hand
+    trick = hand.tricks[-1] if hand.tricks else None
+    return hand.phase == "playing" and trick is not None and len(trick.plays) == 1
+
+
+@pytest.mark.parametrize("how", ["closed", "silent"])
+async def test_a_dropped_app_gives_its_player_their_turn_in_the_dm_within_seconds(tmp_path, how):
+    rng = random.Random(5)
+    async with FakeTelegram(rate_limits=RateLimits(), clock=FakeClock(ticking=False)) as world:
+        people = [world.user(n, started=True) for n in ("Ann", "Ben", "Cai", "Dee")]
+        group = world.group("Table", members=people[1:], admins=people[:1])
+        async with (
+            running_bot(world, tmp_path / "db", clock=SharedTime(world), **PACE) as app,
+            webapp(app) as client,
+        ):
+            svc = service(app)
+            await start_a_table(world, app, group, people)
+            while svc.games[1].match is None or svc.games[1].match.hand.phase == "dealing":
+                await pause(world, 0.25)
+            game = svc.games[1]
+            sessions, streams, tasks = await open_apps(client, app, people, 1)
+            await play_in_the_apps(world, app, 1, sessions, rng, stop=second_to_play)
+            while svc.outboxes.pending():
+                await pause(world, 0.25)
+            seat = game.match.hand.turn
+            user = people[seat]
+            before = world.transcript(user)[-1]
+            assert before.text != _dm_text(svc, game, seat)  # the DM waited: the app showed it
+            # the app goes: its page says nothing more; closed, its connection closes too
+            tasks[2 * seat + 1].cancel()
+            if how == "closed":
+                streams[seat].close()
+            real, fake = time.monotonic(), svc.now()
+            for _ in range(600):  # the bot's time passes as real time does
+                await pause(world, 0.05)
+                await asyncio.sleep(0.047)
+                newest = world.transcript(user)[-1]
+                if newest.message_id != before.message_id:
+                    break
+            real, fake = time.monotonic() - real, svc.now() - fake
+            print(f"\napp {how}: the DM showed the turn after {real:.2f} s ({fake:.2f} s bot time)")
+            assert newest.message_id != before.message_id  # a new message: it notifies
+            assert newest.text == _dm_text(svc, game, seat)
+            assert not hub(app).connected(user.id)
+            assert all(hub(app).connected(p.id) for p in people if p is not user)
+            limit = SWEEP_SECONDS + (PRESENCE_SECONDS if how == "silent" else 0) + 2
+            assert fake <= limit and real <= limit + 2, (fake, real)
+            for task in tasks:
+                task.cancel()
