@@ -41,7 +41,7 @@ from engine.players.worlds import KITTY, knowledge, sample
 from engine.ranking import TRUMP
 from engine.scoring import settle_hand
 
-BURY_SCALE = 2  # the bury's budget, in card-play decisions' worth of work
+BURY_SCALE = 1.5  # the bury's budget, in card-play decisions' worth of work
 LEVEL_POINTS = 20  # value of one level gained over the other team, in points
 CONFIDENCE = 1.0  # standard errors by which a bury must beat the heuristic's
 MAX_CANDIDATES = 12
@@ -59,7 +59,7 @@ def search_bury(
     if len(cands) == 1:
         return own
     hand_size = len(obs.hand) - KITTY_CARDS
-    playouts = budget_ms * BURY_SCALE * plays_per_ms // (4 * hand_size)
+    playouts = int(budget_ms * BURY_SCALE * plays_per_ms) // (4 * hand_size)
     stream = random.Random()
     stream.setstate(rng.getstate())  # a copy: the seat's own stream is not advanced
     values = evaluate(obs, cands, playouts, stream)
