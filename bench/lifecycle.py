@@ -73,9 +73,9 @@ class JumpClock:
 def bot_busy(app: Any) -> bool:
     """The bot is still at work: an update in a handler, a game changing, a message
     state not delivered, a timer due within 50 ms."""
-    svc = app.bot_data.get("service")
-    if svc is None:
+    if not app.bot_data.running:
         return False
+    svc = app.bot_data.service
     if len(app.update_processor.locks) or any(g.lock.locked() for g in svc.games.values()):
         return True
     if svc.outboxes.pending():
@@ -102,10 +102,10 @@ def button(msg: Any, kind: str) -> Any:
 
 async def structures(app: Any) -> dict[str, int]:
     """How many entries each per-game or per-chat structure of the bot holds."""
-    svc = app.bot_data["service"]
+    svc = app.bot_data.service
     pub, boxes = svc.publisher, svc.outboxes._boxes
     limiter = app.bot.rate_limiter
-    members = app.bot_data.get("members")
+    members = app.bot_data.members
     async with svc.store.db.execute("SELECT count(*) FROM shown") as cur:
         row = await cur.fetchone()
     return {
@@ -124,7 +124,7 @@ async def structures(app: Any) -> dict[str, int]:
         "update locks": len(app.update_processor.locks),
         "limiter groups": len(limiter._groups),
         "limiter holds": len(limiter._held),
-        "members known": len(members._known) if members is not None else 0,
+        "members known": len(members._known),
         "shown rows": row[0] if row else 0,
     }
 
@@ -140,7 +140,7 @@ async def until(cond: Callable[[], object], what: str, timeout: float = 30.0) ->
 
 async def play_match(world: FakeTelegram, app: Any, i: int) -> None:
     """One short match in a new group with a new person, ended by /endgame."""
-    svc = app.bot_data["service"]
+    svc = app.bot_data.service
     ann = world.user(f"Ann{i}", started=True)
     group = world.group(f"Table {i}", admins=[ann])
 

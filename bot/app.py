@@ -17,7 +17,6 @@ from typing import Any
 from telegram import BotCommand, Update
 from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
-    Application,
     ApplicationBuilder,
     CallbackQueryHandler,
     ChatMemberHandler,
@@ -29,6 +28,7 @@ from telegram.request import BaseRequest, HTTPXRequest
 
 from bot import timers
 from bot.config import Settings
+from bot.context import CONTEXT_TYPES, BotApp, Context
 from bot.game import GameService, SeedSource, StepFailed
 from bot.handlers import chat_lang, describe, reply
 from bot.handlers.group import on_migrate, on_my_member
@@ -40,6 +40,7 @@ from bot.handlers.play import on_callback
 from bot.handlers.rules import rules_cmd
 from bot.handlers.settings import settings_cmd, startlevel_cmd
 from bot.i18n import t
+from bot.members import Members
 from bot.metrics import Metrics
 from bot.outbox import Clock, LoopClock, Outboxes
 from bot.processor import GameUpdateProcessor
@@ -88,32 +89,32 @@ def build_application(
     get_updates_request: BaseRequest | None = None,
     clock: Clock | None = None,
     seed_source: SeedSource | None = None,
-) -> Application[Any, Any, Any, Any, Any, Any]:
+) -> ShengjiApplication:
     """The one factory, for production and tests alike. Tests inject only the transport
     (``request``, ``get_updates_request``), the ``clock`` and the seeds of the deals; the
     database path comes with ``settings``. tests/e2e/test_wiring.py holds them to it."""
     clock = clock or LoopClock()
+    metrics = Metrics()
+    wiring = {"settings": settings, "clock": clock, "seed_source": seed_source, "metrics": metrics}
     builder = (
         ApplicationBuilder()
         .token(settings.bot_token)
         .base_url(settings.telegram_base_url)
-        .application_class(ShengjiApplication)
+        .context_types(CONTEXT_TYPES)
+        .application_class(ShengjiApplication, kwargs=wiring)
         .concurrent_updates(GameUpdateProcessor())
         # per-chat limits behind the outboxes' own pacing; a 429 holds its chat only
         .rate_limiter(ChatRateLimiter(clock, overall_rate=settings.overall_writes_per_second))
     )
     # every Bot API call is counted (ApplicationBuilder's own defaults otherwise)
-    metrics = Metrics()
     builder = builder.request(metrics.instrument(request or HTTPXRequest(256)))
     # updates read without the pressed message's keyboard (bot/updates.py)
     builder = builder.get_updates_request(
         UpdatesRequest(get_updates_request or HTTPXRequest(1), metrics)
     )
     app = builder.build()
+    assert isinstance(app, ShengjiApplication)
     metrics.attach(app)
-    app.bot_data["settings"] = settings
-    app.bot_data["clock"] = clock
-    app.bot_data["seed_source"] = seed_source  # None: the system's randomness
     app.add_handler(CommandHandler("newgame", newgame))
     app.add_handler(CommandHandler("start", start))
     app.add_handler(CommandHandler("rules", rules_cmd))
@@ -133,24 +134,38 @@ def build_application(
     return app
 
 
-class ShengjiApplication(Application):  # type: ignore[type-arg]
+class ShengjiApplication(BotApp):
     """Reaches Telegram, opens the store and resumes every open game on ``initialize``
     (whether run by ``run_polling`` or by ``async with app``), and closes them on
-    ``shutdown``."""
+    ``shutdown``. Built by :func:`build_application` with its wiring: the settings, the
+    clock, the seeds of the deals (None: the system's randomness) and the metrics."""
 
     start_retries: tuple[float, ...] = START_RETRIES
+
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        clock: Clock,
+        seed_source: SeedSource | None,
+        metrics: Metrics,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.settings, self.clock, self.seed_source = settings, clock, seed_source
+        self.metrics = metrics
 
     async def initialize(self) -> None:
         await self._reach_telegram()
         await super().initialize()
-        if "service" not in self.bot_data:
+        if not self.bot_data.running:
             await _setup(self)
 
     async def _reach_telegram(self) -> None:
         """``getMe`` (what ``Bot.initialize`` asks) until Telegram answers, after each of
         ``start_retries``; :class:`TelegramUnreachable` after the last. The outage is
         logged once, with this schedule, by ``bot.reach``."""
-        reach = self.bot_data["metrics"].reach
+        reach = self.metrics.reach
         waits = ", ".join(f"{s:g}" for s in self.start_retries)
         reach.retries = f"start-up: asking again after {waits} s, then stopping"
         try:
@@ -179,7 +194,7 @@ class ShengjiApplication(Application):  # type: ignore[type-arg]
         await super().shutdown()
 
     async def process_update(self, update: object) -> None:
-        self.bot_data["metrics"].received(update)
+        self.metrics.received(update)
         await super().process_update(update)
 
     def _mark_for_persistence_update(self, *, update: object = None, job: Any = None) -> None:
@@ -190,26 +205,20 @@ class ShengjiApplication(Application):  # type: ignore[type-arg]
             super()._mark_for_persistence_update(update=update, job=job)
 
 
-async def _setup(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    settings: Settings = app.bot_data["settings"]
+async def _setup(app: ShengjiApplication) -> None:
+    settings = app.settings
     store = await Store(settings.database_path).open()
     outboxes = Outboxes(
         app.bot,
-        app.bot_data["clock"],
+        app.clock,
         settings.group_interval_seconds,
         settings.dm_interval_seconds,
     )
-    service = GameService(
-        settings,
-        store,
-        outboxes,
-        app.bot_data["clock"],
-        seed_source=app.bot_data.get("seed_source"),
-    )
+    service = GameService(settings, store, outboxes, app.clock, seed_source=app.seed_source)
     service.bot_username = app.bot.username
     assert app.job_queue is not None, "python-telegram-bot[job-queue] is required"
     timers.attach(service, app.job_queue)
-    app.bot_data["service"] = service
+    app.bot_data.start(service, Members(app.bot, app.clock))
     n = await service.resume_all()
     log.info("resumed %d open games", n)
     try:
@@ -229,8 +238,8 @@ async def _setup(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         log.info("set_my_commands failed: %s", e)
 
 
-async def _teardown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    service: GameService | None = app.bot_data.pop("service", None)
+async def _teardown(app: ShengjiApplication) -> None:
+    service = app.bot_data.stop()
     if service is not None:
         service.close()
         service.computers.close()
@@ -238,7 +247,7 @@ async def _teardown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         await service.store.close()
 
 
-async def _on_error(update: object, context: Any) -> None:
+async def _on_error(update: object, context: Context) -> None:
     """What reaches PTB's error handler: an update whose handler raised (logged once,
     where it happened but no personal data; a failed change of a game was already, with
     its id), and a command is answered with an apology (a press is answered by
@@ -259,7 +268,7 @@ async def _on_error(update: object, context: Any) -> None:
     elif not isinstance(error, StepFailed):
         log.error("%s failed", describe(update, context), exc_info=error)
     msg = update.effective_message
-    if update.callback_query is not None or msg is None or "service" not in context.bot_data:
+    if update.callback_query is not None or msg is None or not context.bot_data.running:
         return
     key = "error.undone" if isinstance(error, StepFailed) else "error.command"
     try:

@@ -28,7 +28,7 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 
 from engine.hand import Action, Observation
-from engine.players import get
+from engine.players import Player, get
 from engine.players.search import DEFAULT_BUDGET_MS
 
 STRENGTHS = ("easy", "normal", "hard")
@@ -36,7 +36,7 @@ DEFAULT_STRENGTH = "easy"
 BUDGET_MS = {"normal": 50, "hard": DEFAULT_BUDGET_MS}
 
 
-def player_for(strength: str):  # type: ignore[no-untyped-def]
+def player_for(strength: str) -> Player:
     """The engine player of a strength (an unknown strength plays as the default)."""
     budget = BUDGET_MS.get(strength if strength in STRENGTHS else DEFAULT_STRENGTH)
     if budget is None:

@@ -264,12 +264,17 @@ async def _highlight(store: Store, chat_id: int, column: str) -> Highlight | Non
     return Highlight(row[0], HandRecord.model_validate_json(row[1])) if row else None
 
 
+async def _count(store: Store, sql: str, *args: object) -> int:
+    async with store.db.execute(sql, args) as c:
+        row = await c.fetchone()
+    assert row is not None  # COUNT(*) answers one row
+    return int(row[0])
+
+
 async def group_stats(store: Store, chat_id: int) -> GroupStats:
     stats = GroupStats()
-    async with store.db.execute("SELECT COUNT(*) FROM matches WHERE chat_id=?", (chat_id,)) as c:
-        stats.matches = (await c.fetchone())[0]  # type: ignore[index]
-    async with store.db.execute("SELECT COUNT(*) FROM hands WHERE chat_id=?", (chat_id,)) as c:
-        stats.hands = (await c.fetchone())[0]  # type: ignore[index]
+    stats.matches = await _count(store, "SELECT COUNT(*) FROM matches WHERE chat_id=?", chat_id)
+    stats.hands = await _count(store, "SELECT COUNT(*) FROM hands WHERE chat_id=?", chat_id)
     players = await _players_stats(store, "chat_id=?", chat_id)
     stats.players = sorted(players.values(), key=lambda p: (-p.won, -p.levels, p.name))
     stats.biggest_kitty = await _highlight(store, chat_id, "kitty_bonus")

@@ -12,6 +12,7 @@ without the body (:class:`WebhookHandler`).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from http import HTTPStatus
@@ -20,19 +21,18 @@ from urllib.parse import urlsplit
 
 import tornado.web
 from aiohttp import web
-from telegram import Update
+from telegram import Bot, Update
 from telegram.ext import ExtBot, _updater
 from telegram.ext._utils.webhookhandler import TelegramHandler, WebhookAppClass
 
 from bot import metrics
-from bot.app import ALLOWED_UPDATES, TelegramUnreachable, TokenRefused, tune_gc
+from bot.app import ALLOWED_UPDATES, ShengjiApplication, TelegramUnreachable, TokenRefused, tune_gc
 from bot.config import Settings
+from bot.context import BotApp
 from bot.reach import WEBHOOK_RETRIES
 from bot.store import StoreError
 
 log = logging.getLogger(__name__)
-
-App = Any  # telegram.ext.Application
 
 
 def webhook_options(settings: Settings) -> dict[str, Any]:
@@ -48,7 +48,7 @@ def webhook_options(settings: Settings) -> dict[str, Any]:
     )
 
 
-def run(app: App, settings: Settings) -> int:
+def run(app: ShengjiApplication, settings: Settings) -> int:
     """Run until SIGINT/SIGTERM (python-telegram-bot stops cleanly on both): 0. A bot
     that cannot start: one line logged, 1."""
     try:
@@ -62,7 +62,7 @@ def run(app: App, settings: Settings) -> int:
     return 0
 
 
-def _run(app: App, settings: Settings) -> None:
+def _run(app: ShengjiApplication, settings: Settings) -> None:
     if settings.group_interval_seconds < 3:
         log.warning(
             "GROUP_INTERVAL_SECONDS=%s: the rate limiter still spaces a group's calls"
@@ -76,25 +76,28 @@ def _run(app: App, settings: Settings) -> None:
     tune_gc()  # all that is loaded lives as long as the process
     if settings.webhook_url:
         log.info("webhook mode: %s", settings.webhook_url)
-        app.bot_data["metrics"].reach.retries = WEBHOOK_RETRIES
-        _updater.WebhookAppClass = WebhookApp  # PTB's server, our handler (below)
+        app.metrics.reach.retries = WEBHOOK_RETRIES
+        # PTB's server, our handler (below); PTB offers no option for it, so the name its
+        # Updater builds the server with is replaced (a name mypy sees as not exported)
+        _updater.WebhookAppClass = WebhookApp  # type: ignore[attr-defined]
         app.run_webhook(**webhook_options(settings))
     else:
         app.run_polling(allowed_updates=ALLOWED_UPDATES)
 
 
-def _serve_metrics(app: App, host: str, port: int) -> None:
+def _serve_metrics(app: ShengjiApplication, host: str, port: int) -> None:
     """Start the endpoint after the Application is initialised, stop it at shutdown."""
     before_init, before_shutdown = app.post_init, app.post_shutdown
     runner: web.AppRunner | None = None
+    counted = app.metrics
 
-    async def post_init(app: App) -> None:
+    async def post_init(app: BotApp) -> None:
         nonlocal runner
         if before_init is not None:
             await before_init(app)
-        runner = await metrics.serve(app, host, port)
+        runner = await metrics.serve(app, counted, host, port)
 
-    async def post_shutdown(app: App) -> None:
+    async def post_shutdown(app: BotApp) -> None:
         if runner is not None:
             await runner.cleanup()
         if before_shutdown is not None:
@@ -103,20 +106,20 @@ def _serve_metrics(app: App, host: str, port: int) -> None:
     app.post_init, app.post_shutdown = post_init, post_shutdown
 
 
-def _serve_webapp(app: App, settings: Settings) -> None:
+def _serve_webapp(app: BotApp, settings: Settings) -> None:
     """The Mini App (``bot.webapp``) beside the bot, from start-up to shutdown."""
     from bot.webapp import server
 
     before_init, before_shutdown = app.post_init, app.post_shutdown
     runner: web.AppRunner | None = None
 
-    async def post_init(app: App) -> None:
+    async def post_init(app: BotApp) -> None:
         nonlocal runner
         if before_init is not None:
             await before_init(app)
         runner = await server.serve(app, settings)
 
-    async def post_shutdown(app: App) -> None:
+    async def post_shutdown(app: BotApp) -> None:
         if runner is not None:
             await runner.cleanup()
         if before_shutdown is not None:
@@ -156,7 +159,11 @@ class WebhookApp(WebhookAppClass):
     """PTB's webhook application with :class:`WebhookHandler` at the webhook's path."""
 
     def __init__(
-        self, webhook_path: str, bot: Any, update_queue: Any, secret_token: str | None = None
+        self,
+        webhook_path: str,
+        bot: Bot,
+        update_queue: asyncio.Queue[object],
+        secret_token: str | None = None,
     ) -> None:
         self.shared_objects = {
             "bot": bot,

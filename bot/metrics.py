@@ -26,7 +26,6 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
-from typing import Any
 
 from aiohttp import web
 from prometheus_client import (
@@ -42,9 +41,9 @@ from prometheus_client.registry import Collector
 from telegram import Update
 from telegram._utils.defaultvalue import DEFAULT_NONE
 from telegram._utils.types import ODVInput
-from telegram.ext import Application
 from telegram.request import BaseRequest, RequestData
 
+from bot.context import BotApp
 from bot.reach import Reach, reason_of
 from bot.version import __version__
 
@@ -56,8 +55,6 @@ LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0
 _PENDING_LIMIT = 10_000
 # /readyz: Telegram answered within this many seconds (long polling asks every 10 s)
 READY_SECONDS = 60.0
-
-App = Application[Any, Any, Any, Any, Any, Any]
 
 
 class Metrics:
@@ -100,9 +97,9 @@ class Metrics:
         """``request`` counted: pass the result to ``ApplicationBuilder.request``."""
         return InstrumentedRequest(request, self)
 
-    def attach(self, app: App) -> None:
-        """Count ``app``'s updates and read its games and outboxes when scraped."""
-        app.bot_data["metrics"] = self
+    def attach(self, app: BotApp) -> None:
+        """Read ``app``'s games and outboxes when scraped (its ``process_update`` calls
+        :meth:`received`)."""
         self.registry.register(_ServiceCollector(app))
 
     def received(self, update: object) -> None:
@@ -185,11 +182,12 @@ class InstrumentedRequest(BaseRequest):
 class _ServiceCollector(Collector):
     """Figures read from the running service at scrape time."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: BotApp) -> None:
         self.app = app
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        service = self.app.bot_data.get("service")
+        data = self.app.bot_data
+        service = data.service if data.running else None
         running = GaugeMetricFamily("shengji_games_running", "Games in play")
         backlog = GaugeMetricFamily(
             "shengji_outbox_backlog",
@@ -213,15 +211,15 @@ class _ServiceCollector(Collector):
         yield from (running, backlog, longest)
 
 
-def http_app(app: App) -> web.Application:
-    """``/healthz``, ``/readyz`` and ``/metrics`` of the running bot ``app``."""
+def http_app(app: BotApp, counted: Metrics) -> web.Application:
+    """``/healthz``, ``/readyz`` and ``/metrics`` of the running bot ``app`` whose
+    figures are ``counted``."""
 
     async def healthz(request: web.Request) -> web.Response:
-        service = app.bot_data.get("service")
-        if not app.running or service is None:
+        if not app.running or not app.bot_data.running:
             return web.json_response({"status": "starting or stopping"}, status=503)
         try:
-            async with service.store.db.execute("SELECT 1") as cur:
+            async with app.bot_data.service.store.db.execute("SELECT 1") as cur:
                 await cur.fetchone()
         except Exception as e:  # the database is what the bot cannot run without
             return web.json_response({"status": f"database: {e}"}, status=503)
@@ -230,7 +228,7 @@ def http_app(app: App) -> web.Application:
     async def readyz(request: web.Request) -> web.Response:
         if not app.running:
             return web.json_response({"status": "starting or stopping"}, status=503)
-        reach: Reach = app.bot_data["metrics"].reach
+        reach = counted.reach
 
         def ready() -> bool:
             since = reach.since_ok()
@@ -246,7 +244,7 @@ def http_app(app: App) -> web.Application:
         return web.json_response({"status": "ok"})
 
     async def metrics(request: web.Request) -> web.Response:
-        body = app.bot_data["metrics"].exposition()
+        body = counted.exposition()
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
     web_app = web.Application()
@@ -256,9 +254,9 @@ def http_app(app: App) -> web.Application:
     return web_app
 
 
-async def serve(app: App, host: str, port: int) -> web.AppRunner:
+async def serve(app: BotApp, counted: Metrics, host: str, port: int) -> web.AppRunner:
     """Start the endpoint; ``await runner.cleanup()`` stops it."""
-    runner = web.AppRunner(http_app(app), access_log=None)
+    runner = web.AppRunner(http_app(app, counted), access_log=None)
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
     log.info("health and metrics on http://%s:%d/healthz, /readyz and /metrics", host, port)

@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from bot.i18n import normalize
+from engine.rules import Preset
 
 Status = Literal["lobby", "running", "finished", "cancelled", "expired", "ended"]
 RUNNING_STATES: tuple[Status, ...] = ("lobby", "running")
@@ -41,7 +42,7 @@ class Seat(BaseModel):
 class ChatSettings(BaseModel):
     chat_id: int
     lang: str | None = None
-    preset: str = "classic"
+    preset: Preset = "classic"
     # start level (rank index 0 = '2' .. 12 = 'A')
     start_level: int = 0
     # rule options changed one by one from the preset's defaults (RuleSet field -> value)
@@ -63,7 +64,7 @@ class GameRecord(BaseModel):
     # the group's language (its setting; the first game's creator chose it): every
     # message and answer in the group; each player's DMs follow their own (Seat.lang)
     lang: str = "zh"
-    preset: str = "classic"
+    preset: Preset = "classic"
     start_level: int = 0
     # the group's rule overrides and pace when the match started (bot.options)
     rules: dict[str, Any] = Field(default_factory=dict)
@@ -89,9 +90,8 @@ class GameRecord(BaseModel):
     def user_lang(self, user_id: int, code: str | None) -> str:
         """The language for a user's DM reply or button answer (seated or not)."""
         seat = self.seat_of(user_id)
-        if seat is not None and self.seats[seat].lang:
-            return self.seats[seat].lang  # type: ignore[return-value]
-        return normalize(code) or self.lang
+        own = self.seats[seat].lang if seat is not None else None
+        return own or normalize(code) or self.lang
 
     def seat_of(self, user_id: int) -> int | None:
         for i, s in enumerate(self.seats):

@@ -25,7 +25,7 @@ from bot.i18n import t
 from bot.models import ChatSettings, GameRecord
 from bot.render.cards import rank_label
 from engine.cards import RANKS
-from engine.rules import PRESET_DEFAULTS, RuleConflict, RuleSet
+from engine.rules import PRESET_DEFAULTS, Preset, RuleConflict, RuleSet
 
 _RANK_CODES = {str(i): i for i in range(len(RANKS))}
 
@@ -130,11 +130,11 @@ class Refused(Exception):
         self.reason = reason
 
 
-def ruleset(preset: str, start_level: int, overrides: dict[str, Any]) -> RuleSet:
+def ruleset(preset: Preset, start_level: int, overrides: dict[str, Any]) -> RuleSet:
     """The rules of a group or a game: the preset's defaults, the start level and the
     options changed one by one."""
     try:
-        return RuleSet.from_preset(preset, start_level=start_level, **overrides)  # type: ignore[arg-type]
+        return RuleSet.from_preset(preset, start_level=start_level, **overrides)
     except ValidationError as e:
         error = e.errors()[0].get("ctx", {}).get("error")
         if isinstance(error, RuleConflict):
@@ -211,7 +211,7 @@ def choose(s: ChatSettings, code: str, value_code: str) -> ChatSettings:
         new = s.model_copy(update={"start_level": value})
     else:
         rules = dict(s.rules)
-        default = getattr(RuleSet.from_preset(s.preset), opt.name)  # type: ignore[arg-type]
+        default = getattr(RuleSet.from_preset(s.preset), opt.name)
         if value == default:
             rules.pop(opt.name, None)
         else:

@@ -462,7 +462,7 @@ class Outbox:
     async def _call_edit(self, message_id: int, content: Content) -> None:
         self.calls += 1
         params = self._text_params(content) | {"message_id": message_id}
-        await self._raw("editMessageText", params, edit=True)
+        await self._raw("editMessageText", params, edited=message_id)
 
     def _text_params(self, content: Content) -> dict[str, object]:
         return {
@@ -473,15 +473,15 @@ class Outbox:
             "link_preview_options": _NO_PREVIEW,
         }
 
-    async def _raw(self, method: str, params: dict[str, object], edit: bool = False) -> int:
+    async def _raw(self, method: str, params: dict[str, object], edited: int | None = None) -> int:
         """Send or edit a message; its id. The answer is read raw: the bot needs the
         id, not the ``Message`` PTB would build (its keyboard included) for every edit.
-        An edit may be answered ``true`` (as the Bot API answers for inline messages):
-        done, and its id is known. Any other answer without an id cannot be read (an
-        error, as PTB would raise one)."""
+        An edit (of message ``edited``) may be answered ``true`` (as the Bot API answers
+        for inline messages): done, and its id is known. Any other answer without an id
+        cannot be read (an error, as PTB would raise one)."""
         result = await self.bot.do_api_request(method, api_kwargs=params)
-        if edit and result is True:
-            return int(params["message_id"])  # type: ignore[call-overload]
+        if edited is not None and result is True:
+            return edited
         return int(result["message_id"])
 
     async def _delete(self, message_id: int) -> None:

@@ -19,7 +19,7 @@ from typing import TextIO
 
 from bot.i18n import LANGS, has, plural, t
 from bot.render.cards import cards_label, rank_label, suit_label
-from engine.hand import Deal, HandState, Trick
+from engine.hand import Action, Deal, HandState, Trick
 from engine.match import MatchState
 from engine.players import choose_action
 from engine.rules import PRESETS, RuleSet
@@ -166,7 +166,7 @@ class Narrator:
         )
 
 
-def _next_action(hand: HandState, rng: random.Random):  # type: ignore[no-untyped-def]
+def _next_action(hand: HandState, rng: random.Random) -> Action:
     """What the computer players do next: show while dealing when they like, pass the
     windows, then bury and play (the same player the bot uses for its computer seats)."""
     if hand.phase == "dealing":

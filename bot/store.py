@@ -294,17 +294,24 @@ class Store:
         self, chat_id: int, key: str, message_id: int | None, digest: str | None
     ) -> None:
         """Message ``key`` of a chat has id ``message_id`` and shows ``digest``
-        (``message_id`` None: forget it)."""
-        if message_id is None:
-            await self.db.execute("DELETE FROM shown WHERE chat_id=? AND key=?", (chat_id, key))
-        else:
-            await self.db.execute(
-                "INSERT INTO shown(chat_id, key, message_id, digest) VALUES (?,?,?,?)"
-                " ON CONFLICT(chat_id, key) DO UPDATE SET"
-                " message_id=excluded.message_id, digest=excluded.digest",
-                (chat_id, key, message_id, digest),
-            )
-        await self._commit()
+        (``message_id`` None: forget it).
+
+        The database failing (a full disk) is one line, not a traceback, and not raised:
+        the message was delivered; what is lost is only the note of it, so after a
+        restart the bot sends that message anew instead of editing it."""
+        try:
+            if message_id is None:
+                await self.db.execute("DELETE FROM shown WHERE chat_id=? AND key=?", (chat_id, key))
+            else:
+                await self.db.execute(
+                    "INSERT INTO shown(chat_id, key, message_id, digest) VALUES (?,?,?,?)"
+                    " ON CONFLICT(chat_id, key) DO UPDATE SET"
+                    " message_id=excluded.message_id, digest=excluded.digest",
+                    (chat_id, key, message_id, digest),
+                )
+            await self._commit()
+        except sqlite3.OperationalError as e:
+            log.error("chat %s: message %s not recorded (%s)", chat_id, key, database_fault(e))
 
     async def forget_shown(self, chat_id: int) -> None:
         """The chat's messages cannot be edited any more (the bot left the group)."""

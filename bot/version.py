@@ -20,7 +20,7 @@ def _read() -> str:
     except PackageNotFoundError:
         pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
         try:
-            return tomllib.loads(pyproject.read_text())["project"]["version"]
+            return str(tomllib.loads(pyproject.read_text())["project"]["version"])
         except (OSError, KeyError, tomllib.TOMLDecodeError):
             return "unknown"
 

@@ -263,9 +263,9 @@ class TelegramCore:
             wait = max(1, math.ceil(until - now))
             raise ApiError(429, f"Too Many Requests: retry after {wait}", retry_after=wait)
         if self.rate_limits is not None:
-            wait = self.accounting.retry_after(self.rate_limits, chat.id, chat.is_group, now)
-            if wait is not None:
-                raise ApiError(429, f"Too Many Requests: retry after {wait}", retry_after=wait)
+            late = self.accounting.retry_after(self.rate_limits, chat.id, chat.is_group, now)
+            if late is not None:
+                raise ApiError(429, f"Too Many Requests: retry after {late}", retry_after=late)
         self.accounting.record(chat.id, now)
 
     def flood(self, chat_id: int, seconds: float) -> None:

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from urllib.parse import parse_qs, urlsplit
 
 from telegram import Bot, Update
-from telegram.ext import Application, ApplicationBuilder
+from telegram.ext import Application, ApplicationBuilder, ContextTypes, ExtBot, JobQueue
 
 from .clock import FakeClock
 from .core import DEFAULT_TOKEN, TelegramCore
@@ -24,6 +24,15 @@ from .transport_http import HttpServer
 from .transport_inprocess import FakeRequest
 
 Transport = Literal["inprocess", "http"]
+# ``ApplicationBuilder()`` before an option changes its types (``context_types``, say)
+DefaultBuilder = ApplicationBuilder[
+    ExtBot[None],
+    ContextTypes.DEFAULT_TYPE,
+    dict[Any, Any],
+    dict[Any, Any],
+    dict[Any, Any],
+    JobQueue[ContextTypes.DEFAULT_TYPE],
+]
 _PAYLOAD_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
@@ -91,7 +100,7 @@ class FakeTelegram:
         """A fresh in-process ``BaseRequest`` (PTB wants separate ones for getUpdates)."""
         return FakeRequest(self.core)
 
-    def application_builder(self, transport: Transport = "inprocess") -> ApplicationBuilder:
+    def application_builder(self, transport: Transport = "inprocess") -> DefaultBuilder:
         """An ``ApplicationBuilder`` with token and transport set; add your own options."""
         builder = ApplicationBuilder().token(self.token)
         if transport == "http":

@@ -270,14 +270,16 @@ async def send_photo(core: TelegramCore, p: Params) -> JSON:
     elif not photo:
         raise bad_request("there is no photo in the request")
     elif photo.startswith("attach://"):
-        content = p.files.get(photo.removeprefix("attach://"))
-        if content is None:
+        attached = p.files.get(photo.removeprefix("attach://"))
+        if attached is None:
             raise bad_request("wrong file identifier/HTTP URL specified")
+        content = attached
     else:
         content = photo.encode("utf-8")  # a file_id or URL: keep the reference itself
     file_id = file_id_for(content)
     core.files[file_id] = content
-    caption, caption_entities = (None, [])
+    caption: str | None = None
+    caption_entities: list[JSON] = []
     if p.has("caption"):
         caption, caption_entities = formatted(core, p, "caption", MAX_CAPTION)
     sizes = [

@@ -9,26 +9,23 @@ from __future__ import annotations
 
 from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ParseMode
-from telegram.ext import ContextTypes
 
 from bot import codec, i18n
+from bot.context import Context
 from bot.game import GameService
 from bot.members import Members
 from bot.outbox import Content
 
 
-def service(context: ContextTypes.DEFAULT_TYPE) -> GameService:
-    return context.application.bot_data["service"]
+def service(context: Context) -> GameService:
+    return context.bot_data.service
 
 
-def members(context: ContextTypes.DEFAULT_TYPE) -> Members:
-    data = context.application.bot_data
-    if "members" not in data:
-        data["members"] = Members(context.bot, service(context).clock)
-    return data["members"]
+def members(context: Context) -> Members:
+    return context.bot_data.members
 
 
-async def chat_lang(context: ContextTypes.DEFAULT_TYPE, update: Update) -> str:
+async def chat_lang(context: Context, update: Update) -> str:
     """In a group, the group's language (its setting, which its first game's creator
     chose; else an open game's); in a private chat, and in a group that never had a
     game, the user's Telegram language; else the default."""
@@ -46,7 +43,7 @@ async def chat_lang(context: ContextTypes.DEFAULT_TYPE, update: Update) -> str:
 
 
 async def group_command(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, private_key: str
+    update: Update, context: Context, private_key: str
 ) -> tuple[Message, Chat, str] | None:
     """The message, chat and language of a command meant for a group. Sent in a
     private chat it is answered with ``private_key`` (what to do instead): None."""
@@ -60,16 +57,16 @@ async def group_command(
     return msg, chat, lang
 
 
-async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
+async def is_admin(context: Context, chat_id: int, user_id: int) -> bool:
     return await members(context).is_admin(chat_id, user_id)
 
 
-async def is_member(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
+async def is_member(context: Context, chat_id: int, user_id: int) -> bool:
     return await members(context).is_member(chat_id, user_id)
 
 
 async def reply(
-    context: ContextTypes.DEFAULT_TYPE,
+    context: Context,
     msg: Message,
     text: str,
     *,
@@ -87,7 +84,12 @@ async def reply(
 
 
 async def edit_query_message(
-    context: ContextTypes.DEFAULT_TYPE, query: CallbackQuery, text: str, **kwargs: object
+    context: Context,
+    query: CallbackQuery,
+    text: str,
+    *,
+    reply_markup: InlineKeyboardMarkup | None = None,
+    parse_mode: str | None = None,
 ) -> None:
     """Make the pressed message show ``text`` (and ``reply_markup``), in the chat's
     turn; pressing an option already shown changes nothing."""
@@ -98,12 +100,10 @@ async def edit_query_message(
     key = f"m{msg.message_id}"
     if key not in box.slots:
         box.adopt(key, msg.message_id, oneshot=True)
-    markup = kwargs.get("reply_markup")
-    html = kwargs.get("parse_mode") == ParseMode.HTML
-    box.put(key, Content(text, markup if isinstance(markup, InlineKeyboardMarkup) else None, html))
+    box.put(key, Content(text, reply_markup, parse_mode == ParseMode.HTML))
 
 
-def describe(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+def describe(update: Update, context: Context) -> str:
     """Which update, where: its id, chat, the chat's open games (a DM: the games its
     person sits in) and the command's name; never names, texts or arguments (they are
     personal data)."""
@@ -111,7 +111,7 @@ def describe(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
     chat = update.effective_chat
     if chat is not None:
         parts.append(f"in chat {chat.id}")
-        svc: GameService | None = context.bot_data.get("service")
+        svc = context.bot_data.service if context.bot_data.running else None
         games = [
             g.rec.id
             for g in (svc.games.values() if svc else ())

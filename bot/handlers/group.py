@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.ext import ContextTypes
 
+from bot.context import Context
 from bot.handlers import service
 
 
-async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_migrate(update: Update, context: Context) -> None:
     """Both service messages of an upgrade land here (old chat: ``migrate_to_chat_id``,
     new chat: ``migrate_from_chat_id``); moving twice is harmless."""
     msg = update.effective_message
@@ -23,7 +23,7 @@ async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     await service(context).chats.migrate_chat(old, new)
 
 
-async def on_my_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_my_member(update: Update, context: Context) -> None:
     """The bot's own membership changed. In a group: removed → lobbies cancelled, games
     paused; (re)added or allowed to write again → paused games resume."""
     change = update.my_chat_member

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from telegram import Update
 from telegram.constants import ParseMode
-from telegram.ext import ContextTypes
 
+from bot.context import Context
 from bot.handlers import chat_lang, reply
 from bot.i18n import t
 from bot.version import __version__
 
 
-async def help_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def help_cmd(update: Update, context: Context) -> None:
     msg = update.effective_message
     if msg is None:
         return
@@ -21,7 +21,7 @@ async def help_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(context, msg, text, parse_mode=ParseMode.HTML)
 
 
-async def dm_pointer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def dm_pointer(update: Update, context: Context) -> None:
     """Plain text or an unknown command in the DM: the game is played with buttons."""
     msg = update.effective_message
     if msg is None:

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from telegram import Update
 from telegram.constants import ParseMode
-from telegram.ext import ContextTypes
 
 from bot import history
+from bot.context import Context
 from bot.handlers import chat_lang, reply, service
 from bot.i18n import t
 from bot.render import history as render
 
 
-async def last_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def last_cmd(update: Update, context: Context) -> None:
     msg, chat, user = update.effective_message, update.effective_chat, update.effective_user
     if msg is None or chat is None or user is None:
         return
@@ -40,7 +40,7 @@ async def last_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(context, msg, text, parse_mode=ParseMode.HTML)
 
 
-async def stats_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def stats_cmd(update: Update, context: Context) -> None:
     msg, chat, user = update.effective_message, update.effective_chat, update.effective_user
     if msg is None or chat is None or user is None:
         return

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import Update, User
 from telegram.constants import ParseMode
-from telegram.ext import ContextTypes
 
 from bot import codec, i18n
+from bot.context import Context
 from bot.handlers import chat_lang, group_command, is_member, reply, service
 from bot.i18n import t
 from bot.render.names import clip, shown
@@ -14,12 +14,12 @@ from bot.render.names import clip, shown
 ANONYMOUS_ADMIN = 1087968824  # @GroupAnonymousBot
 
 
-def display_name(user) -> str:  # noqa: ANN001 - telegram.User
+def display_name(user: User) -> str:
     name = user.full_name or user.username or str(user.id)
     return clip(name, 32)
 
 
-async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def newgame(update: Update, context: Context) -> None:
     found = await group_command(update, context, "newgame.private")
     if found is None:
         return
@@ -43,7 +43,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         )
 
 
-async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def start(update: Update, context: Context) -> None:
     msg, chat, user = update.effective_message, update.effective_chat, update.effective_user
     if msg is None or chat is None or user is None:
         return
@@ -55,11 +55,11 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     payload = context.args[0] if context.args else ""
     if not payload:  # the bot opened (or unblocked): their hands back, else how to play
         games = await svc.chats.dm_started(user.id)
-        for game in games:
+        for started in games:
             back = t(
-                game.rec.user_lang(user.id, user.language_code),
+                started.rec.user_lang(user.id, user.language_code),
                 "join.back",
-                group=shown(game.rec.chat_title or "?"),
+                group=shown(started.rec.chat_title or "?"),
             )
             await reply(context, msg, back, parse_mode=ParseMode.HTML)
         if not games:

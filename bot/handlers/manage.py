@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.ext import ContextTypes
 
 from bot import codec
 from bot.codec import Kind
+from bot.context import Context
 from bot.game import Answer, Game
 from bot.handlers import chat_lang, edit_query_message, group_command, is_admin, reply, service
 from bot.handlers.lobby import display_name
@@ -14,11 +14,11 @@ from bot.i18n import t
 from bot.render.names import shown
 
 
-async def _may_manage(context: ContextTypes.DEFAULT_TYPE, game: Game, user_id: int) -> bool:
+async def _may_manage(context: Context, game: Game, user_id: int) -> bool:
     return user_id == game.rec.creator_id or await is_admin(context, game.rec.chat_id, user_id)
 
 
-async def endgame_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def endgame_cmd(update: Update, context: Context) -> None:
     found = await group_command(update, context, "endgame.private")
     user = update.effective_user
     if found is None or user is None:
@@ -50,9 +50,7 @@ async def endgame_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     await reply(context, msg, t(lang, "endgame.confirm", n=hand), reply_markup=markup)
 
 
-async def end_press(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, game: Game, press: codec.Press
-) -> Answer:
+async def end_press(update: Update, context: Context, game: Game, press: codec.Press) -> Answer:
     """The /endgame question's buttons: only the creator or an admin decides."""
     query = update.callback_query
     assert query is not None
@@ -76,7 +74,7 @@ async def end_press(
     return answer
 
 
-async def takeover_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def takeover_cmd(update: Update, context: Context) -> None:
     found = await group_command(update, context, "takeover.private")
     if found is None:
         return

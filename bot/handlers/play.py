@@ -18,10 +18,10 @@ import logging
 
 from telegram import Update
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
 from bot import codec
 from bot.codec import END_KINDS, LOBBY_KINDS, Kind
+from bot.context import Context
 from bot.game import Answer, StepFailed
 from bot.handlers import chat_lang, describe, is_admin, service
 from bot.handlers.manage import end_press
@@ -32,7 +32,7 @@ from bot.store import database_fault
 log = logging.getLogger(__name__)
 
 
-async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_callback(update: Update, context: Context) -> None:
     query = update.callback_query
     if query is None:
         return
@@ -52,7 +52,7 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         log.info("could not answer callback: %s", e)
 
 
-async def _route(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Answer:
+async def _route(update: Update, context: Context) -> Answer:
     query = update.callback_query
     assert query is not None
     data = query.data or ""

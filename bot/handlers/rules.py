@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from telegram import Update
 from telegram.constants import ParseMode
-from telegram.ext import ContextTypes
 
 from bot import options
+from bot.context import Context
 from bot.handlers import chat_lang, reply, service
 from bot.handlers.settings import running_rules
 from bot.i18n import t
@@ -77,7 +77,7 @@ def rules_text(lang: str, rules: RuleSet, topic: str | None, running: RuleSet | 
     return t(lang, f"rules.title.{topic}", preset=preset) + "\n\n" + body
 
 
-async def rules_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def rules_cmd(update: Update, context: Context) -> None:
     msg, chat = update.effective_message, update.effective_chat
     if msg is None or chat is None:
         return

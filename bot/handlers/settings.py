@@ -10,11 +10,11 @@ nothing.
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
-from telegram.ext import ContextTypes
 
 from bot import codec, options
+from bot.context import Context
 from bot.game import Answer, GameService
 from bot.handlers import chat_lang, edit_query_message, group_command, is_admin, reply, service
 from bot.i18n import LANGS, t
@@ -33,19 +33,21 @@ def running_rules(svc: GameService, chat_id: int) -> RuleSet | None:
     return None
 
 
-def _home(svc: GameService, lang: str, s: ChatSettings) -> tuple[str, object]:
+def _home(svc: GameService, lang: str, s: ChatSettings) -> tuple[str, InlineKeyboardMarkup]:
     rules = options.group_rules(s)
     text = screens.home_text(lang, s, rules, svc.settings, running_rules(svc, s.chat_id))
     return text, screens.home_keyboard(lang, s)
 
 
-def _screen(svc: GameService, lang: str, s: ChatSettings, code: str) -> tuple[str, object]:
+def _screen(
+    svc: GameService, lang: str, s: ChatSettings, code: str
+) -> tuple[str, InlineKeyboardMarkup]:
     opt = options.BY_CODE[code]
     value = options.value_of(opt, s, options.group_rules(s), svc.settings)
     return screens.option_text(lang, opt, value), screens.option_keyboard(lang, opt, value)
 
 
-async def _may_change(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
+async def _may_change(context: Context, chat_id: int, user_id: int) -> bool:
     svc = service(context)
     creator = any(
         g.rec.chat_id == chat_id and g.rec.status == "lobby" and g.rec.creator_id == user_id
@@ -54,7 +56,7 @@ async def _may_change(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id:
     return creator or await is_admin(context, chat_id, user_id)
 
 
-async def settings_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def settings_cmd(update: Update, context: Context) -> None:
     found = await group_command(update, context, "settings.private")
     if found is None:
         return
@@ -64,7 +66,7 @@ async def settings_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     await reply(context, msg, text, reply_markup=markup, parse_mode=ParseMode.HTML)
 
 
-async def settings_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Answer:
+async def settings_press(update: Update, context: Context) -> Answer:
     query, chat = update.callback_query, update.effective_chat
     assert query is not None
     lang = await chat_lang(context, update)
@@ -106,7 +108,7 @@ async def settings_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     return answer
 
 
-async def startlevel_cmd(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def startlevel_cmd(update: Update, context: Context) -> None:
     """Hidden: /startlevel <rank> sets the level both teams start new matches at."""
     found = await group_command(update, context, "settings.private")
     user = update.effective_user

@@ -19,7 +19,8 @@ _FILES = {"zh": "zh_CN.json", "en": "en.json"}
 @cache
 def catalog(lang: str) -> dict[str, str]:
     path = Path(__file__).with_name(_FILES[lang])
-    return json.loads(path.read_text(encoding="utf-8"))
+    texts: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    return texts
 
 
 def normalize(code: str | None) -> str | None:

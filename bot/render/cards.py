@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.i18n import t
-from engine.cards import BJ, LJ, RANK_2, RANKS, rank_of, suit_of
+from engine.cards import BJ, RANK_2, RANKS, rank_of, suit_of
 from engine.ranking import TRUMP, TrumpContext
 
 SUIT_MARKS = ("♠️", "♥️", "♣️", "♦️")
@@ -23,11 +23,10 @@ def suit_label(suit: int | None, lang: str) -> str:
 
 
 def card_label(card: int, lang: str) -> str:
-    if card == BJ:
-        return t(lang, "card.bj")
-    if card == LJ:
-        return t(lang, "card.lj")
-    return SUIT_MARKS[suit_of(card)] + RANKS[rank_of(card)]  # type: ignore[index]
+    suit, rank = suit_of(card), rank_of(card)
+    if suit is None or rank is None:
+        return t(lang, "card.bj" if card == BJ else "card.lj")
+    return SUIT_MARKS[suit] + RANKS[rank]
 
 
 def cards_label(cards: Iterable[int], lang: str) -> str:

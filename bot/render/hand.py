@@ -23,14 +23,21 @@ are "after trick k", and no line says whom the table waits for.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot import codec
 from bot.i18n import plural, t
 from bot.models import GameRecord
 from bot.outbox import Content
-from bot.render.cards import card_label, cards_label, counts_label, hand_lines, suit_groups
+from bot.render.cards import (
+    card_label,
+    cards_label,
+    counts_label,
+    hand_lines,
+    rank_label,
+    suit_groups,
+)
 from bot.render.keyboard import ROW_MAX, Button, Keyboard, WebAppButton, even_rows, per_row
 from bot.render.names import shown
 from bot.render.table import (
@@ -39,7 +46,6 @@ from bot.render.table import (
     name_of,
     play_text,
     points_text,
-    rank_label,
     result_lines,
     shows_block,
     trump_label,
@@ -163,7 +169,8 @@ def _tricks(rec: GameRecord, obs: Observation, lang: str, my_turn: bool) -> list
     last = obs.last_trick
     if last is not None:
         plays = _plays(rec, obs, last, len(last.plays), lang)
-        won = name_of(rec, last.winner, lang)  # type: ignore[arg-type]
+        assert last.winner is not None  # a finished trick
+        won = name_of(rec, last.winner, lang)
         lines.append(t(lang, "dm.trick.done", n=done, plays=plays, name=won, points=last.points))
     current = obs.current_trick
     if current is None:
@@ -197,11 +204,11 @@ def _situation(
             return lines
     if phase == "dealing":
         lines.append(t(lang, "table.dealing", dealt=obs.dealt, total=obs.deal_total))
-    elif phase == "burying" and not my_turn:
-        # stays true once the kitty is buried: the DM is not edited for the first lead
-        lines.append(t(lang, "dm.burying", name=name_of(rec, obs.turn, lang)))  # type: ignore[arg-type]
-    elif phase == "chaodi" and not my_turn:
-        lines.append(t(lang, "table.chaodi", name=name_of(rec, obs.turn, lang)))  # type: ignore[arg-type]
+    elif phase in ("burying", "chaodi") and not my_turn:
+        assert obs.turn is not None  # who buries, or may 炒底
+        # "burying" stays true once the kitty is buried: the DM is not edited for the first lead
+        key = "dm.burying" if phase == "burying" else "table.chaodi"
+        lines.append(t(lang, key, name=name_of(rec, obs.turn, lang)))
     elif phase == "playing":
         lines += _tricks(rec, obs, lang, my_turn)
         lines += points_text(obs, lang)
@@ -250,7 +257,7 @@ def _keyboard(
 
     cb = codec.press_encoder(rec.id, hand_no, version)
 
-    rows: list[list[Button | WebAppButton]] = []
+    rows: list[Sequence[Button | WebAppButton]] = []
     phase = obs.phase
     if phase in ("burying", "playing"):
         rows += _card_rows(obs, s.selection, cb, lang, picked)

@@ -49,7 +49,7 @@ class Keyboard:
     inline_keyboard: tuple[tuple[Button | WebAppButton, ...], ...]
 
     @classmethod
-    def of(cls, rows: list[list[Button | WebAppButton]]) -> Keyboard:
+    def of(cls, rows: Sequence[Sequence[Button | WebAppButton]]) -> Keyboard:
         return cls(tuple(tuple(row) for row in rows))
 
     def to_dict(self) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import codec
+from bot.codec import Kind
 from bot.i18n import t
 from bot.models import GameRecord, Seat
 from bot.options import game_rules
@@ -56,7 +57,7 @@ def lobby(rec: GameRecord, bot_username: str) -> Content:
 def _lobby_keyboard(rec: GameRecord, bot_username: str) -> InlineKeyboardMarkup:
     lang = rec.lang
 
-    def cb(kind: str) -> str:
+    def cb(kind: Kind) -> str:
         return codec.Press(kind, rec.id, 0, 0).encode()
 
     seat_buttons = [
@@ -68,16 +69,22 @@ def _lobby_keyboard(rec: GameRecord, bot_username: str) -> InlineKeyboardMarkup:
         if s.empty
     ]
     rows = [seat_buttons] if seat_buttons else []
-    row = [InlineKeyboardButton(t(lang, "btn.leave"), callback_data=cb("L"))]
+    row = [InlineKeyboardButton(t(lang, "btn.leave"), callback_data=cb(Kind.LEAVE))]
     if not rec.full:
-        row.append(InlineKeyboardButton(t(lang, "btn.add_computer"), callback_data=cb("C")))
+        row.append(
+            InlineKeyboardButton(t(lang, "btn.add_computer"), callback_data=cb(Kind.ADD_COMPUTER))
+        )
     if any(s.computer for s in rec.seats):
-        row.append(InlineKeyboardButton(t(lang, "btn.remove_computer"), callback_data=cb("R")))
+        row.append(
+            InlineKeyboardButton(
+                t(lang, "btn.remove_computer"), callback_data=cb(Kind.REMOVE_COMPUTER)
+            )
+        )
     rows.append(row)
     rows.append(
         [
-            InlineKeyboardButton(t(lang, "btn.start"), callback_data=cb("S")),
-            InlineKeyboardButton(t(lang, "btn.cancel"), callback_data=cb("X")),
+            InlineKeyboardButton(t(lang, "btn.start"), callback_data=cb(Kind.START)),
+            InlineKeyboardButton(t(lang, "btn.cancel"), callback_data=cb(Kind.CANCEL)),
         ]
     )
     return InlineKeyboardMarkup(rows)

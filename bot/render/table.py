@@ -200,10 +200,10 @@ def situation(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
     elif phase == "after_deal":
         waiting = t(lang, "list.sep").join(name_of(rec, s, lang) for s in view.waiting_for)
         lines.append(t(lang, "table.window", names=waiting))
-    elif phase == "burying":
-        lines.append(t(lang, "table.burying", name=name_of(rec, view.turn, lang)))  # type: ignore[arg-type]
-    elif phase == "chaodi":
-        lines.append(t(lang, "table.chaodi", name=name_of(rec, view.turn, lang)))  # type: ignore[arg-type]
+    elif phase in ("burying", "chaodi"):
+        assert view.turn is not None  # who buries, or may 炒底
+        key = "table.burying" if phase == "burying" else "table.chaodi"
+        lines.append(t(lang, key, name=name_of(rec, view.turn, lang)))
     return lines
 
 
@@ -353,7 +353,7 @@ def result_message(rec: GameRecord, match: MatchState, live: bool = True) -> Con
     lines.append(t(lang, key, name=name_of(rec, r.next_dealer)))
     if not live:
         return Content("\n".join(lines))
-    data = codec.Press("G", rec.id, view.hand_number, view.version).encode()
+    data = codec.Press(codec.Kind.NEXT_HAND, rec.id, view.hand_number, view.version).encode()
     markup = InlineKeyboardMarkup(
         [[InlineKeyboardButton(t(lang, "btn.next_hand"), callback_data=data)]]
     )

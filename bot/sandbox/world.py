@@ -21,10 +21,10 @@ from typing import Any
 from urllib.parse import urlencode
 
 from bot import codec
-from bot.app import ALLOWED_UPDATES, build_application
+from bot.app import ALLOWED_UPDATES, ShengjiApplication, build_application
 from bot.config import Settings
 from bot.fake_telegram import FakeClock, FakeTelegram, RateLimits, SimUser
-from bot.fake_telegram.models import Chat, Message
+from bot.fake_telegram.models import CallbackRecord, Chat, Message
 from bot.sandbox.markup import to_html
 from bot.webapp.auth import sign
 
@@ -82,7 +82,7 @@ class Sandbox:
         self._shown: dict[tuple[int, int], str] = {}  # (chat, message) -> last snapshot sent
         self._dirty = asyncio.Event()
         self.world.core.watchers.append(self._dirty.set)
-        self.app: Any = None  # the bot's Application, while running
+        self.app: ShengjiApplication | None = None  # the bot's Application, while running
 
     # ------------------------------------------------------------------ running
     @asynccontextmanager
@@ -232,13 +232,16 @@ class Sandbox:
         await person.open_link(url, settle=False)
         self.changed()
 
-    async def press(self, person: SimUser, chat_id: int, message_id: int, data: str) -> dict:
+    async def press(
+        self, person: SimUser, chat_id: int, message_id: int, data: str
+    ) -> dict[str, Any]:
         """Tap a callback button; waits for the bot's answer (toast or alert) like a client."""
         chat = self.chat(person, chat_id)
         message = self.world.core.message(chat, message_id)
         if message is None:
             return {"answered": False, "gone": True}
         record = await person.press(message, data=data, settle=False)
+        assert isinstance(record, CallbackRecord)  # found by its callback data
         self.changed()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + ANSWER_WAIT
@@ -333,7 +336,7 @@ class Sandbox:
 
 def _callback_kinds(message: Message) -> dict[str, str]:
     """Callback data of a message's buttons by their kind letter (the bot's codec)."""
-    kinds = {}
+    kinds: dict[str, str] = {}
     for row in message.buttons():
         for button in row:
             if button.data:

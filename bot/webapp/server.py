@@ -35,6 +35,7 @@ from aiolimiter import AsyncLimiter
 from bot import codec
 from bot.codec import Kind
 from bot.config import Settings
+from bot.context import BotApp
 from bot.game import GameService
 from bot.i18n import LANGS, catalog, normalize
 from bot.live import Game
@@ -45,7 +46,7 @@ from bot.webapp.live import Hub
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
-PTB: web.AppKey[Callable[[], Any]] = web.AppKey("ptb")
+PTB: web.AppKey[Callable[[], BotApp | None]] = web.AppKey("ptb")
 LIMITS: web.AppKey[OrderedDict[int, AsyncLimiter]] = web.AppKey("limits")
 KEEPALIVE = 15.0
 TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
@@ -64,10 +65,11 @@ ACTIONS = {
 }
 
 
-def make_app(ptb: Callable[[], Any], stand_in: Path | None = None) -> web.Application:
-    """The Mini App of the running bot ``ptb()`` (a python-telegram-bot Application whose
-    ``bot_data`` holds the service once initialised). The page loads Telegram's own
-    WebApp script; ``stand_in``: a file serving instead (the sandbox, no Telegram)."""
+def make_app(ptb: Callable[[], BotApp | None], stand_in: Path | None = None) -> web.Application:
+    """The Mini App of the running bot ``ptb()`` (the bot's Application, whose
+    ``bot_data`` holds the service once initialised; None before it is built). The page
+    loads Telegram's own WebApp script; ``stand_in``: a file serving instead (the
+    sandbox, no Telegram)."""
     app = web.Application()
     app[PTB] = ptb
     app[LIMITS] = OrderedDict()
@@ -82,13 +84,13 @@ def make_app(ptb: Callable[[], Any], stand_in: Path | None = None) -> web.Applic
     return app
 
 
-def hub(ptb: Any) -> Hub:
+def hub(ptb: BotApp) -> Hub:
     """The bot's live-table hub (made once per service, when the bot starts serving)."""
     data = ptb.bot_data
-    svc: GameService = data["service"]
-    current = data.get("webapp_hub")
+    svc = data.service
+    current = data.webapp_hub
     if current is None or current.svc is not svc:
-        current = data["webapp_hub"] = Hub(svc)
+        current = data.webapp_hub = Hub(svc)
     return current
 
 
@@ -113,11 +115,16 @@ async def texts(request: web.Request) -> web.Response:
 
 
 # ---------------------------------------------------------------------- who is asking
-def _service(request: web.Request) -> tuple[GameService, Settings]:
+def _running(request: web.Request) -> BotApp:
+    """The bot's Application while its service runs (503 before)."""
     ptb = request.app[PTB]()
-    svc = None if ptb is None else ptb.bot_data.get("service")
-    if svc is None:
+    if ptb is None or not ptb.bot_data.running:
         raise web.HTTPServiceUnavailable(text="starting")
+    return ptb
+
+
+def _service(request: web.Request) -> tuple[GameService, Settings]:
+    svc = _running(request).bot_data.service
     return svc, svc.settings
 
 
@@ -128,7 +135,7 @@ def _launch(request: web.Request, init_data: str | None) -> Launch:
     try:
         return validate(
             init_data,
-            request.app[PTB]().bot.token,
+            _running(request).bot.token,
             max_age=settings.webapp_auth_max_age_seconds,
             now=svc.wall(),
         )
@@ -177,11 +184,7 @@ async def _reader(
 
 
 def _members(request: web.Request) -> Members:
-    ptb = request.app[PTB]()
-    data = ptb.bot_data
-    if "members" not in data:
-        data["members"] = Members(ptb.bot, data["service"].clock)
-    return data["members"]
+    return _running(request).bot_data.members
 
 
 def _game_of(request: web.Request, launch: Launch) -> str | None:
@@ -202,7 +205,7 @@ async def view(request: web.Request) -> web.Response:
     await _limit(request, launch.user.id)
     game, seat, lang = await _reader(request, launch, _game_of(request, launch))
     async with game.lock:
-        doc = hub(request.app[PTB]()).view(game, seat, lang)
+        doc = hub(_running(request)).view(game, seat, lang)
     return web.json_response(doc, dumps=_dumps)
 
 
@@ -225,7 +228,7 @@ async def act(request: web.Request) -> web.Response:
     # the same door as a tapped button: lock, engine, save once, publish once
     answer = await svc.hands.press(game, press, launch.user.id, launch.user.language_code)
     async with game.lock:
-        doc = hub(request.app[PTB]()).view(game, seat, lang)
+        doc = hub(_running(request)).view(game, seat, lang)
     return web.json_response(
         {"text": answer.text, "alert": answer.alert, "view": doc}, dumps=_dumps
     )
@@ -243,12 +246,11 @@ async def events(request: web.Request) -> web.StreamResponse:
         }
     )
     await response.prepare(request)
-    live = hub(request.app[PTB]())
-    async with game.lock:
-        reader = live.open(game, launch.user.id, seat, lang, gone=lambda: _closed(request))
+    live = hub(_running(request))
+    reader = live.open(game, launch.user.id, seat, lang, gone=lambda: _closed(request))
     try:
         while True:
-            data = await reader.next(KEEPALIVE)
+            data = await live.next(reader, KEEPALIVE)
             if reader.ended:
                 break
             if data is None:
@@ -276,7 +278,7 @@ async def here(request: web.Request) -> web.Response:
         game_id = int((await request.json())["game"])
     except (json.JSONDecodeError, KeyError, TypeError, ValueError):
         raise web.HTTPBadRequest(text="bad game") from None
-    if not hub(request.app[PTB]()).here(launch.user.id, game_id):
+    if not hub(_running(request)).here(launch.user.id, game_id):
         raise web.HTTPNotFound(text="no open stream")
     return web.Response(status=204)
 
@@ -285,7 +287,7 @@ def _dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False)
 
 
-async def serve(ptb: Any, settings: Settings) -> web.AppRunner:
+async def serve(ptb: BotApp, settings: Settings) -> web.AppRunner:
     """Serve the Mini App at WEBAPP_URL's path on WEBAPP_LISTEN:WEBAPP_PORT (behind the
     host's TLS-terminating reverse proxy); ``await runner.cleanup()`` stops it."""
     path = prefix(settings.webapp_url)

@@ -14,8 +14,8 @@ from typing import Any
 
 from bot.i18n import t
 from bot.models import GameRecord
-from bot.render.cards import suit_groups
-from bot.render.table import dealer_team_line, name_of, rank_label, result_lines, trump_label
+from bot.render.cards import rank_label, suit_groups
+from bot.render.table import dealer_team_line, name_of, result_lines, trump_label
 from engine.cards import BJ, LJ, RANKS, points, rank_of, suit_of
 from engine.match import MatchState
 from engine.ranking import TRUMP

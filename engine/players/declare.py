@@ -43,7 +43,7 @@ from engine.players.worlds import KITTY, knowledge, sample
 PHASES = ("dealing", "after_deal", "chaodi")
 DEAL_STEP = 12  # cards dealt between two chances to show (the bot's default: 3 a seat)
 ROLLOUT_PLAYS = 150  # the work of one rollout (deal, window, bury, 炒底, 100 plays) in plays
-BUDGET_FACTOR = 2  # a declaring decision thinks this many card-play budgets (they are rare)
+BUDGET_FACTOR = 1  # a declaring decision thinks this many card-play budgets
 CONFIDENCE = 1.0  # standard errors by which an option must beat the heuristic's choice
 PIVOT = 80  # attackers' points where the hand changes hands (RULES 11)
 

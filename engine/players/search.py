@@ -20,9 +20,8 @@ to hidden cards (a loaded machine thinks longer, not less). Forced plays skip th
 search, and so do choices between single cards that nothing still in play can tell
 apart (:func:`~engine.players.candidates.interchangeable`). The bury uses the heuristic
 unless ``bury=1`` (:mod:`engine.players.bury`, which thinks ``bury.BURY_SCALE``
-budgets, of ``bury_ms`` if given); declaring, overturning and 炒底 use the heuristic unless ``declare=1``
-(:mod:`engine.players.declare`, which thinks ``declare.BUDGET_FACTOR`` budgets: these
-decisions are few).
+budgets, of ``bury_ms`` if given); declaring, overturning and 炒底 use the heuristic
+unless ``declare=1`` (:mod:`engine.players.declare`, with the same budget a decision).
 
 Endgames (no hand holds more than ``ENDGAME_CARDS``) compare every legal play and solve
 each sampled world exactly (:mod:`engine.players.endgame`) instead of playing it out;

@@ -79,3 +79,27 @@ async def test_chat_settings(tmp_path):
     s = await store.chat_settings(-5)
     assert (s.lang, s.preset) == ("en", "tournament")
     await store.close()
+
+
+async def test_a_full_disk_while_noting_a_shown_message_is_one_line_and_no_exception(
+    tmp_path, caplog
+):
+    store = await Store(str(tmp_path / "db")).open()
+    try:
+        await store.save_shown(-5, "table", 1, "a")
+        async with store.db.execute("PRAGMA page_count") as cur:
+            row = await cur.fetchone()
+        assert row is not None
+        await store.db.execute(f"PRAGMA max_page_count = {row[0]}")
+        many = [(-6 - i, "x" * 500, i, "d" * 500) for i in range(200)]
+        for chat_id, key, message_id, digest in many:  # fills what room is left
+            await store.save_shown(chat_id, key, message_id, digest)
+        errors = [r for r in caplog.records if r.levelname == "ERROR"]
+        assert errors and not any(r.exc_info for r in errors)
+        assert "database or disk is full" in errors[0].getMessage()
+        assert "not recorded" in errors[0].getMessage()
+        await store.db.execute("PRAGMA max_page_count = 1073741823")
+        await store.save_shown(-5, "table", 2, "b")
+        assert (-5, "table", 2, "b") in await store.all_shown()
+    finally:
+        await store.close()

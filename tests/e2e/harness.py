@@ -63,9 +63,9 @@ SOON = 0.05
 
 
 def bot_busy(app: Any) -> bool:
-    svc: GameService | None = app.bot_data.get("service")
-    if svc is None:
+    if not app.bot_data.running:
         return False
+    svc: GameService = app.bot_data.service
     if len(app.update_processor.locks) or any(g.lock.locked() for g in svc.games.values()):
         return True
     if svc.computers.thinking:  # a computer's move is being decided in the process pool
@@ -114,7 +114,7 @@ async def running_bot(
 
 
 def service(app: Any) -> GameService:
-    return app.bot_data["service"]
+    return app.bot_data.service
 
 
 async def game_of(app: Any, game_id: int) -> Game:

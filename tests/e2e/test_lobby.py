@@ -47,7 +47,7 @@ async def test_joining_through_the_deep_link_seats_a_player_who_never_started_th
             lobby = world.last_message(group, from_bot=True)
             answer = await alice.press(lobby, data=find(lobby, "S").data)
             assert answer.answered and not answer.show_alert
-            assert app.bot_data["service"].games[game_id].rec.status == "running"
+            assert app.bot_data.service.games[game_id].rec.status == "running"
 
 
 async def test_cancel_closes_the_lobby_and_a_new_game_can_open(tmp_path):

@@ -10,6 +10,7 @@ import pytest
 from telegram.ext import Application, SimpleUpdateProcessor
 
 import bot.__main__
+from bot.context import BotData
 from bot.fake_telegram import FakeTelegram
 from bot.fake_telegram.limits import COUNTED_METHODS
 from tests.e2e.harness import (
@@ -64,8 +65,7 @@ def limiter(rl: Any) -> dict[str, Any]:
 
 def wiring(app: Application) -> dict[str, Any]:  # type: ignore[type-arg]
     """The Application as built, minus the transport, the clock and the database path."""
-    bot, jq, up = app.bot, app.job_queue, app.update_processor
-    data = app.bot_data
+    bot, jq, up, ct = app.bot, app.job_queue, app.update_processor, app.context_types
     return {
         "application": described(app),
         "handlers": {group: [handler(h) for h in hs] for group, hs in app.handlers.items()},
@@ -74,11 +74,12 @@ def wiring(app: Application) -> dict[str, Any]:  # type: ignore[type-arg]
         "bot": described(bot, frozenset({"_rate_limiter"})),
         "base_url": bot.base_url.replace(bot.token, "<token>"),
         "rate_limiter": limiter(bot.rate_limiter),
-        "limiter_runs_on_the_bot_clock": getattr(bot.rate_limiter, "clock", None) is data["clock"],
+        "limiter_runs_on_the_bot_clock": getattr(bot.rate_limiter, "clock", None) is app.clock,
         "job_queue": jq and (type(jq), type(jq.scheduler), jq.scheduler.timezone),
         "updater": app.updater and (type(app.updater), app.updater.bot is bot),
-        "bot_data": sorted(data),
-        "settings": type(data["settings"]),
+        "bot_data": described(app.bot_data),
+        "context_types": (ct.context, ct.bot_data, ct.chat_data, ct.user_data),
+        "settings": type(app.settings),
     }
 
 
@@ -105,8 +106,8 @@ async def test_the_tests_build_the_bot_exactly_as_production_does(tmp_path, monk
         prod, how = production_app(monkeypatch, world, tmp_path / "prod.sqlite3", webhook)
         tested = build_bot(world, tmp_path / "e2e.sqlite3")
         assert wiring(tested) == wiring(prod)
-        assert type(prod.bot_data["clock"]).__name__ == "LoopClock"
-        assert isinstance(tested.bot_data["clock"], FakeTime)
+        assert type(prod.clock).__name__ == "LoopClock"
+        assert isinstance(tested.clock, FakeTime)
         # what the tests' bot asks Telegram for is what production asks for
         async with running_bot(world, tmp_path / "e2e.sqlite3"):
             await world.settle()
@@ -159,3 +160,29 @@ async def test_a_hand_in_a_group_goes_through_the_rate_limiter_on_the_virtual_cl
         for i, start in enumerate(times):
             for j in range(i + 20, len(times)):
                 assert j - i + 1 <= 20 + (times[j] - start + 0.5) / 3.0, (i, j)
+
+
+async def test_python_telegram_bot_keeps_nothing_per_chat_or_person(tmp_path):
+    """The handlers' context is typed (bot/context.py): the bot's data is one BotData,
+    and python-telegram-bot's dicts per chat and per person, which nothing would ever
+    empty, stay empty while four people join, declare, bury and play (the store keeps
+    what a chat or a person needs)."""
+    async with FakeTelegram() as world:
+        people = [world.user(n, started=True) for n in ("Ann", "Ben", "Cai", "Dee")]
+        group = world.group("Table", members=people[1:], admins=people[:1])
+        async with running_bot(world, tmp_path / "db") as app:
+            game_id, lobby = await seat_players(world, group, people)
+            lobby = world.last_message(group, from_bot=True)
+            await people[0].press(lobby, data=find(lobby, "S").data)
+            await play_out(
+                world,
+                app,
+                game_id,
+                dict(enumerate(people)),
+                stop=lambda g: len(g.match.hand.tricks) > 1,
+            )
+            await people[1].send(group, "/rules")
+            await people[2].send(people[2].private_chat, "hello")
+            await world.settle()
+            assert isinstance(app.bot_data, BotData) and app.bot_data.running
+            assert dict(app.chat_data) == {} and dict(app.user_data) == {}

@@ -120,7 +120,7 @@ class TruthWatch:
     def check(self) -> None:
         if self.app is None:
             return
-        svc = self.app.bot_data.get("service")
+        svc = self.app.bot_data.service if self.app.bot_data.running else None
         game = svc.games.get(self.game_id) if svc is not None else None
         if game is None or game.match is None or game.lock.locked():
             return  # nothing shown yet, or a change is half done

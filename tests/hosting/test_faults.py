@@ -151,7 +151,7 @@ async def test_telegram_unreachable_at_start_up_is_asked_again_then_given_up(tmp
         loop = asyncio.get_running_loop()
         loop.call_later(0.1, setattr, world.core, "unreachable", False)
         async with app:
-            assert "service" in app.bot_data
+            assert app.bot_data.running
         messages = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
         assert len(messages) == 2 and "reachable again" in messages[1]
 
@@ -172,7 +172,7 @@ def test_the_process_exits_1_when_telegram_stays_unreachable(tmp_path, caplog, m
 async def test_readyz_answers_503_while_telegram_is_unreachable(tmp_path):
     async with FakeTelegram() as world:
         async with running_bot(world, tmp_path / "db") as app:
-            runner = await metrics.serve(app, "127.0.0.1", 0)
+            runner = await metrics.serve(app, app.metrics, "127.0.0.1", 0)
             host, port = runner.addresses[0][:2]
             try:
                 async with aiohttp.ClientSession() as http:

@@ -51,7 +51,7 @@ async def test_metrics_follow_a_game_as_the_fake_telegram_sees_it(tmp_path):
         async with running_bot(
             world, tmp_path / "db", clock=FakeTime(world), dm_interval_seconds=1.0
         ) as app:
-            endpoint = Endpoint(await metrics.serve(app, "127.0.0.1", 0))
+            endpoint = Endpoint(await metrics.serve(app, app.metrics, "127.0.0.1", 0))
             stack.push_async_callback(endpoint.runner.cleanup)
             assert await endpoint.get("/healthz") == (200, '{"status": "ok"}')
             before = await endpoint.scrape()
@@ -101,7 +101,7 @@ async def test_the_outbox_backlog_shows_while_a_group_waits_for_its_turn(tmp_pat
         async with running_bot(
             world, tmp_path / "db", clock=clock, group_interval_seconds=0.5
         ) as app:
-            endpoint = Endpoint(await metrics.serve(app, "127.0.0.1", 0))
+            endpoint = Endpoint(await metrics.serve(app, app.metrics, "127.0.0.1", 0))
             try:
                 await seat_players(world, group, [alice])
                 for _ in range(3):
@@ -130,7 +130,7 @@ async def test_the_outbox_backlog_shows_while_a_group_waits_for_its_turn(tmp_pat
 async def test_health_is_refused_once_the_bot_stopped(tmp_path):
     async with FakeTelegram() as world:
         async with running_bot(world, tmp_path / "db") as app:
-            endpoint = Endpoint(await metrics.serve(app, "127.0.0.1", 0))
+            endpoint = Endpoint(await metrics.serve(app, app.metrics, "127.0.0.1", 0))
             assert (await endpoint.get("/healthz"))[0] == 200
         try:
             status, body = await endpoint.get("/healthz")

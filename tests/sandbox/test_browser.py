@@ -23,6 +23,7 @@ from bot.render.cards import card_label
 from bot.render.keyboard import per_row
 from bot.render.names import isolate
 from bot.sandbox.world import GROUP_TITLE, PEOPLE
+from tests.sandbox.conftest import phone_page, quick_start_in_private_chat
 from tests.sandbox.process import QUICK, ROOT, sandbox_process
 
 ARTIFACTS = ROOT / "artifacts"
@@ -132,62 +133,52 @@ def test_the_sandbox_page_plays_a_card_by_tapping(tmp_path: Path, browser: Brows
 def test_on_a_phone_one_chat_shows_at_a_time_and_your_hand_without_scrolling(
     tmp_path: Path, browser: Browser, width: int, height: int
 ) -> None:
-    with sandbox_process(tmp_path, **QUICK) as address:
-        page = browser.new_page(
-            viewport={"width": width, "height": height},
-            locale="en-US",
-            is_mobile=True,
-            has_touch=True,
-            device_scale_factor=2,
+    errors: list[str] = []
+    with (
+        sandbox_process(tmp_path, **QUICK) as address,
+        phone_page(browser, address, width, height, errors) as page,
+    ):
+        # the header is one row: its controls side by side, not wrapped
+        tops = [
+            page.locator(sel).bounding_box()["y"]  # type: ignore[index]
+            for sel in (".logo", "#person", "#quick", ".langs")
+        ]
+        assert max(tops) - min(tops) < 12, tops
+        assert page.locator(".topbar").bounding_box()["height"] < 56  # type: ignore[index]
+        # one chat, and a switch naming both (the group in the page's language)
+        group_tab = page.locator('#switch button[data-show="group"]')
+        private_tab = page.locator('#switch button[data-show="private"]')
+        expect(group_tab).to_have_text(GROUP_TITLE["en"])
+        expect(page.locator("#pane-group")).to_be_visible()
+        expect(page.locator("#pane-private")).to_be_hidden()
+        private_tab.click()
+        expect(page.locator("#pane-private")).to_be_visible()
+        expect(page.locator("#pane-group")).to_be_hidden()
+
+        page.locator("#quick").click()  # in the header, from the private chat
+        # your cards come in the private chat, which stays; the group's news is a dot
+        expect(group_tab.locator(".unread")).to_be_visible()
+        expect(page.locator("#pane-private")).to_be_visible()
+        expect(page.locator("#pane-group")).to_be_hidden()
+        hand = page.locator("#messages-private .msg.has-kb").last
+        expect(hand.get_by_role("button", name=plain("btn.hint"), exact=True)).to_be_visible(
+            timeout=30_000
         )
-        try:
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(address + "?lang=en")
-            expect(page.locator("body")).to_have_attribute("data-ready", "1")
-            # the header is one row: its controls side by side, not wrapped
-            tops = [
-                page.locator(sel).bounding_box()["y"]  # type: ignore[index]
-                for sel in (".logo", "#person", "#quick", ".langs")
-            ]
-            assert max(tops) - min(tops) < 12, tops
-            assert page.locator(".topbar").bounding_box()["height"] < 56  # type: ignore[index]
-            # one chat, and a switch naming both (the group in the page's language)
-            group_tab = page.locator('#switch button[data-show="group"]')
-            private_tab = page.locator('#switch button[data-show="private"]')
-            expect(group_tab).to_have_text(GROUP_TITLE["en"])
-            expect(page.locator("#pane-group")).to_be_visible()
-            expect(page.locator("#pane-private")).to_be_hidden()
-            private_tab.click()
-            expect(page.locator("#pane-private")).to_be_visible()
-            expect(page.locator("#pane-group")).to_be_hidden()
+        # the list ends with your hand: its cards and buttons all show, and the text
+        # above them as far as there is room (a long one scrolls up, as in Telegram)
+        expect(hand.locator(".kb")).to_be_in_viewport(ratio=1)
+        expect(hand.locator(".bubble")).to_be_in_viewport(ratio=0.5 if height < 800 else 1)
+        assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
+        screenshot(page, f"sandbox-phone-{width}x{height}.png")
 
-            page.locator("#quick").click()  # in the header, from the private chat
-            # your cards come in the private chat, which stays; the group's news is a dot
-            expect(group_tab.locator(".unread")).to_be_visible()
-            expect(page.locator("#pane-private")).to_be_visible()
-            expect(page.locator("#pane-group")).to_be_hidden()
-            hand = page.locator("#messages-private .msg.has-kb").last
-            expect(hand.get_by_role("button", name=plain("btn.hint"), exact=True)).to_be_visible(
-                timeout=30_000
-            )
-            # the list ends with your hand: its cards and buttons all show, and the text
-            # above them as far as there is room (a long one scrolls up, as in Telegram)
-            expect(hand.locator(".kb")).to_be_in_viewport(ratio=1)
-            expect(hand.locator(".bubble")).to_be_in_viewport(ratio=0.5 if height < 800 else 1)
-            assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
-            screenshot(page, f"sandbox-phone-{width}x{height}.png")
-
-            group_tab.click()
-            expect(group_tab.locator(".unread")).to_be_hidden()
-            expect(page.locator("#messages-group")).to_contain_text("Alice")
-            # the page in Chinese: the people and the group take Chinese names
-            page.locator('.langs button[data-lang="zh"]').click()
-            expect(group_tab).to_have_text(GROUP_TITLE["zh"])
-            expect(page.locator("#person option").first).to_have_text(f"1 · {PEOPLE['zh'][0]}")
-            assert not errors, errors
-        finally:
-            page.close()
+        group_tab.click()
+        expect(group_tab.locator(".unread")).to_be_hidden()
+        expect(page.locator("#messages-group")).to_contain_text("Alice")
+        # the page in Chinese: the people and the group take Chinese names
+        page.locator('.langs button[data-lang="zh"]').click()
+        expect(group_tab).to_have_text(GROUP_TITLE["zh"])
+        expect(page.locator("#person option").first).to_have_text(f"1 · {PEOPLE['zh'][0]}")
+        assert not errors, errors
 
 
 # each button of the private chat's last keyboard whose text does not fit (cut with …)
@@ -253,34 +244,21 @@ def test_on_a_phone_no_button_label_is_cut(tmp_path: Path, browser: Browser) -> 
     """At 360×640 every card and action button of the hand shows its whole label, the
     ✓ of a selected card included (each button's text measured: none overflows): the
     keyboards of a game as it is played, and rows of the widest labels there are."""
-    with sandbox_process(tmp_path, **QUICK) as address:
-        page = browser.new_page(
-            viewport={"width": 360, "height": 640},
-            locale="en-US",
-            is_mobile=True,
-            has_touch=True,
-            device_scale_factor=2,
-        )
-        try:
-            page.goto(address + "?lang=en")
-            expect(page.locator("body")).to_have_attribute("data-ready", "1")
-            page.locator('#switch button[data-show="private"]').click()
-            page.locator("#quick").click()
-            measured: list[int] = []
-            cut: list[str] = []
+    with sandbox_process(tmp_path, **QUICK) as address, phone_page(browser, address) as page:
+        quick_start_in_private_chat(page)
+        measured: list[int] = []
+        cut: list[str] = []
 
-            def measure() -> None:
-                labels, count = page.evaluate(_CUT_BUTTONS)
-                cut.extend(labels)
-                measured.append(count)
+        def measure() -> None:
+            labels, count = page.evaluate(_CUT_BUTTONS)
+            cut.extend(labels)
+            measured.append(count)
 
-            deadline = time.monotonic() + 120
-            for _ in range(3):  # the bury if we deal, then our plays (cards ✓ by Hint)
-                measure()
-                take_turn(page, deadline, on_selected=measure)
-            screenshot(page, "sandbox-phone-buttons-360x640.png")
-            assert max(measured) >= 10, measured  # card keyboards were measured
-            assert not cut, cut
-            assert not page.evaluate(_CUT_IN_ROWS, widest_rows())
-        finally:
-            page.close()
+        deadline = time.monotonic() + 120
+        for _ in range(3):  # the bury if we deal, then our plays (cards ✓ by Hint)
+            measure()
+            take_turn(page, deadline, on_selected=measure)
+        screenshot(page, "sandbox-phone-buttons-360x640.png")
+        assert max(measured) >= 10, measured  # card keyboards were measured
+        assert not cut, cut
+        assert not page.evaluate(_CUT_IN_ROWS, widest_rows())

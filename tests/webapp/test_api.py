@@ -316,7 +316,7 @@ async def test_the_event_stream_pushes_each_change_to_the_open_app(tmp_path):
             await ben.act(game_id, "pass", await ben.view(game_id))
             second = await _event(r)
             assert second["to_act"]["seats"] == [0, 2, 3]
-            assert 0 < second["deadline"] <= app.bot_data["settings"].overturn_window_seconds
+            assert 0 < second["deadline"] <= app.settings.overturn_window_seconds
             # ... and so is a press in a DM: the one change path feeds both
             dm = hand_message(world, people[2], game_id)
             await press(people[2], dm, "N")

@@ -61,7 +61,7 @@ async def test_the_bot_serves_the_app_at_the_path_of_its_public_url(tmp_path):
     async with FakeTelegram() as world:
         async with running_bot(world, tmp_path / "db", webapp_url=URL) as app:
             port = _free_port()
-            settings = app.bot_data["settings"].model_copy(update={"webapp_port": port})
+            settings = app.settings.model_copy(update={"webapp_port": port})
             runner = await server.serve(app, settings)
             try:
                 base = f"http://127.0.0.1:{port}"
