@@ -7,7 +7,8 @@ A player is a name for ``engine.players.get`` (``random``, ``simple``, ``heurist
 ``search``), optionally with options: ``search,budget_ms=50``; ``--budget-ms`` sets the
 budget of every search player that names none. One part of the search alone:
 ``search,cardplay=0,bury=1`` is the heuristic with only the bury searched (against
-``heuristic``); ``search,bury=1`` against ``search`` is the bury with search card play.
+``heuristic``); ``search,bury=1`` against ``search`` is the bury with search card play
+(``bury_ms=300``: the bury's own budget, when ``--budget-ms`` is smaller).
 
 Each deal is played twice with the teams swapped; the unit is the deal pair. Prints the
 mean paired difference in the attackers' points and in levels per deal pair with a 95%

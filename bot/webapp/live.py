@@ -1,8 +1,8 @@
 """Live tables: every open Mini App is told of every change of its game.
 
 The hub listens to the one change path (``Publisher.listeners``: called when a change is
-published, under the game's lock), builds each open app's view at once and keeps only
-the newest for it (a slow reader skips states, never falls behind). While a person has
+published, under the game's lock) and wakes each open app's stream, which then builds
+its view, once the change is done (a slow reader skips states, never falls behind). While a person has
 an app open their DM may wait (``Publisher.app_open``); when their last app closes the
 game is published again, so the DM catches up at once, and they count as away until they
 press again (a turn reaching them notifies). The countdown is the turn's deadline as
@@ -46,42 +46,39 @@ def _never() -> bool:
 class Reader:
     """One open Mini App: who reads which game, in what language, and what it was sent."""
 
-    game_id: int
+    game: Game  # as last changed
     user_id: int
     seat: int | None
     lang: str
     heard: float  # when its page last said it is shown (the service's clock)
     gone: Callable[[], bool] = _never  # whether its connection closed
-    newest: str | None = None  # the newest view not sent yet (JSON)
+    dirty: bool = True  # the game changed since its last document was built
     sent: str | None = None
     ended: bool = False  # its stream is to end (closed, or not heard from)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
-    def offer(self, data: str) -> None:
-        if data != self.sent and data != self.newest:
-            self.newest = data
-            self.wake.set()
+    @property
+    def game_id(self) -> int:
+        return self.game.rec.id
+
+    def touch(self, game: Game) -> None:
+        self.game, self.dirty = game, True
+        self.wake.set()
 
     def end(self) -> None:
         self.ended = True
         self.wake.set()
 
-    async def next(self, timeout: float) -> str | None:
-        """The newest view not sent yet; None after ``timeout`` seconds of no change, or
-        at once once the stream is to end."""
-        if self.ended:
-            return None
-        if self.newest is None:
+    async def wait(self, timeout: float) -> bool:
+        """Until the game changed (True), ``timeout`` seconds passed or the stream is to
+        end (False)."""
+        if not self.dirty and not self.ended:
             self.wake.clear()
             try:
                 await asyncio.wait_for(self.wake.wait(), timeout)
             except TimeoutError:
-                return None
-            if self.ended:
-                return None
-        data, self.newest = self.newest, None
-        self.sent = data
-        return data
+                return False
+        return not self.ended
 
 
 class Hub:
@@ -106,10 +103,9 @@ class Hub:
         gone: Callable[[], bool] = _never,
     ) -> Reader:
         """A new event stream of ``user_id``; ``gone``: whether its connection closed."""
-        reader = Reader(game.rec.id, user_id, seat, lang, heard=self.svc.now(), gone=gone)
+        reader = Reader(game, user_id, seat, lang, heard=self.svc.now(), gone=gone)
         self._readers[reader.game_id].add(reader)
         self._open[user_id] += 1
-        reader.offer(self.document(game, seat, lang))
         if self._sweeper is None or self._sweeper.done():
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         return reader
@@ -168,8 +164,23 @@ class Hub:
     # ------------------------------------------------------------------ changes
     def changed(self, game: Game) -> None:
         self._remember_hands(game)
-        for reader in list(self._readers.get(game.rec.id, ())):
-            reader.offer(self.document(game, reader.seat, reader.lang))
+        for reader in self._readers.get(game.rec.id, ()):
+            reader.touch(game)
+
+    async def next(self, reader: Reader, timeout: float) -> str | None:
+        """The reader's next document: its view once the game changed and the change is
+        done (built under the game's lock, after the change's save, publish and timers,
+        not in the changing press's way; several changes meanwhile give one document);
+        None if nothing new came within ``timeout`` seconds, or the stream is to end."""
+        while await reader.wait(timeout):
+            reader.dirty = False
+            game = reader.game
+            async with game.lock:
+                data = self.document(game, reader.seat, reader.lang)
+            if data != reader.sent:
+                reader.sent = data
+                return data
+        return None
 
     def document(self, game: Game, seat: int | None, lang: str) -> str:
         return json.dumps(self.view(game, seat, lang), ensure_ascii=False)
@@ -210,5 +221,5 @@ class Hub:
             if game.window_deadline is None:
                 return None
             return max(0.0, game.window_deadline - now)
-        due = self.svc.deadlines.turn_deadline(game)  # the turn's clock, as the DM shows it
+        due = self.svc.turn_clock(game)  # the turn's clock, as the DM shows it
         return None if due is None else max(0.0, due[0] - now)

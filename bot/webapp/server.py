@@ -247,11 +247,10 @@ async def events(request: web.Request) -> web.StreamResponse:
     )
     await response.prepare(request)
     live = hub(_running(request))
-    async with game.lock:
-        reader = live.open(game, launch.user.id, seat, lang, gone=lambda: _closed(request))
+    reader = live.open(game, launch.user.id, seat, lang, gone=lambda: _closed(request))
     try:
         while True:
-            data = await reader.next(KEEPALIVE)
+            data = await live.next(reader, KEEPALIVE)
             if reader.ended:
                 break
             if data is None:
