@@ -10,8 +10,8 @@ burier has not seen (:mod:`engine.players.worlds`, shown cards stay with whoever
 them), and the heuristic plays all four seats (:mod:`engine.players.playout`). Every
 candidate meets the same worlds. The value of a world is the burier's team's result:
 minus the attackers' total (trick points, throw penalties and the kitty bonus at its
-multiplier) plus ``LEVEL_POINTS`` per level the team gains over the other
-(:func:`~engine.scoring.settle_hand`), so thresholds such as 80 count.
+multiplier) plus ``LEVEL_POINTS`` per level the team climbs over the other (the level
+table, :func:`~engine.scoring.hand_outcome`), so thresholds such as 80 count.
 
 Candidates are pruned by successive halving: after each round the worse half of those
 left is dropped (the heuristic's bury always stays, as the reference), so the budget
@@ -39,9 +39,9 @@ from engine.players.playout import playout, seat_view
 from engine.players.search import choose
 from engine.players.worlds import KITTY, knowledge, sample
 from engine.ranking import TRUMP
-from engine.scoring import settle_hand
+from engine.scoring import DEFENDERS, climb, hand_outcome
 
-BURY_SCALE = 2  # the bury's budget, in card-play decisions' worth of work
+BURY_SCALE = 1.5  # the bury's budget, in card-play decisions' worth of work
 LEVEL_POINTS = 20  # value of one level gained over the other team, in points
 CONFIDENCE = 1.0  # standard errors by which a bury must beat the heuristic's
 MAX_CANDIDATES = 12
@@ -59,7 +59,7 @@ def search_bury(
     if len(cands) == 1:
         return own
     hand_size = len(obs.hand) - KITTY_CARDS
-    playouts = budget_ms * BURY_SCALE * plays_per_ms // (4 * hand_size)
+    playouts = int(budget_ms * BURY_SCALE * plays_per_ms) // (4 * hand_size)
     stream = random.Random()
     stream.setstate(rng.getstate())  # a copy: the seat's own stream is not advanced
     values = evaluate(obs, cands, playouts, stream)
@@ -95,8 +95,11 @@ def evaluate(
         """The burier's team's value of the attackers' total ``total``."""
         v = level_of.get(total)
         if v is None:
-            s = settle_hand(obs.rules, total, dealer, obs.level, obs.levels[1 - defenders])
-            gained = (s.defender_level - obs.level) - (s.attacker_level - obs.levels[1 - defenders])
+            side, steps = hand_outcome(obs.rules, total)
+            if side == DEFENDERS:
+                gained = climb(obs.rules, obs.level, steps)
+            else:
+                gained = -climb(obs.rules, obs.levels[1 - defenders], steps, defended=False)
             v = level_of[total] = -total + LEVEL_POINTS * gained
         return sign * v
 

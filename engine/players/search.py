@@ -20,8 +20,8 @@ to hidden cards (a loaded machine thinks longer, not less). Forced plays skip th
 search, and so do choices between single cards that nothing still in play can tell
 apart (:func:`~engine.players.candidates.interchangeable`). The bury uses the heuristic
 unless ``bury=1`` (:mod:`engine.players.bury`, which thinks ``bury.BURY_SCALE``
-budgets); declaring, overturning and 炒底 use the heuristic unless ``declare=1``
-(:mod:`engine.players.declare`, with the same budget a decision).
+budgets, of ``bury_ms`` if given); declaring, overturning and 炒底 use the heuristic
+unless ``declare=1`` (:mod:`engine.players.declare`, with the same budget a decision).
 
 Endgames (no hand holds more than ``ENDGAME_CARDS``) compare every legal play and solve
 each sampled world exactly (:mod:`engine.players.endgame`) instead of playing it out;
@@ -65,6 +65,7 @@ class SearchPlayer:
         declare: int = 0,
         cardplay: int = 1,
         bury: int = 0,
+        bury_ms: int = 0,
     ) -> None:
         self.budget_ms = budget_ms
         self.max_worlds = max_worlds
@@ -73,6 +74,7 @@ class SearchPlayer:
         self.declare = declare  # 1: declare, overturn and 炒底 by search (engine.players.declare)
         self.cardplay = cardplay  # 0: play cards with the heuristic (to measure the other parts)
         self.bury = bury  # 1: bury by search (engine.players.bury)
+        self.bury_ms = bury_ms or budget_ms  # the bury's budget (0: the card play's)
 
     def __repr__(self) -> str:
         return f"SearchPlayer(budget_ms={self.budget_ms})"
@@ -84,7 +86,7 @@ class SearchPlayer:
         if obs.phase == "burying" and self.bury:
             from engine.players.bury import search_bury
 
-            return Bury(seat=obs.seat, cards=search_bury(obs, rng, self.budget_ms, PLAYS_PER_MS))
+            return Bury(seat=obs.seat, cards=search_bury(obs, rng, self.bury_ms, PLAYS_PER_MS))
         if obs.phase != "playing" or not self.cardplay:
             return heuristic.choose_action(obs, rng)
         return Play(seat=obs.seat, cards=self.play(obs, rng))

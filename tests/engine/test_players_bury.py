@@ -42,7 +42,7 @@ def test_the_search_bury_is_reproducible_and_leaves_the_stream_alone():
         first = search_bury(obs, rng, 100, PLAYS_PER_MS)
         assert rng.getstate() == random.Random(3).getstate()
         assert search_bury(obs, random.Random(3), 100, PLAYS_PER_MS) == first
-        action = SearchPlayer(budget_ms=100, bury=1)(obs, random.Random(3))
+        action = SearchPlayer(budget_ms=20, bury=1, bury_ms=100)(obs, random.Random(3))
         assert action == Bury(seat=seat, cards=first)
         state.apply(action)  # a legal bury
         assert state.phase in ("chaodi", "playing")
@@ -54,6 +54,9 @@ def test_a_small_budget_buries_as_the_heuristic():
         assert search_bury(obs, random.Random(1), 10, PLAYS_PER_MS) == choose_bury(obs)
         heuristic_bury = SearchPlayer(budget_ms=300)(obs, random.Random(1))
         assert heuristic_bury == Bury(seat=seat, cards=choose_bury(obs))
+        # the bury's own budget: too small here, though the card play's is not
+        small = SearchPlayer(budget_ms=300, bury=1, bury_ms=10)(obs, random.Random(1))
+        assert small == Bury(seat=seat, cards=choose_bury(obs))
 
 
 def test_search_bury_against_itself_scores_exactly_zero():
