@@ -112,7 +112,6 @@ async def structures(app: Any) -> dict[str, int]:
         "games": len(svc.games),
         "games retiring": len(svc._retiring),
         "publisher DMs": len(pub._dms),
-        "publisher tricks": len(pub._tricks),
         "publisher won_at": len(pub._won_at),
         "publisher pressed": len(pub._pressed),
         "armed timers": len(svc.deadlines._armed),

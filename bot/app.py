@@ -217,7 +217,7 @@ async def _setup(app: ShengjiApplication) -> None:
     service = GameService(settings, store, outboxes, app.clock, seed_source=app.seed_source)
     service.bot_username = app.bot.username
     assert app.job_queue is not None, "python-telegram-bot[job-queue] is required"
-    timers.attach(service, app.job_queue)
+    timers.attach(service.deadlines, app.job_queue)
     app.bot_data.start(service, Members(app.bot, app.clock))
     n = await service.resume_all()
     log.info("resumed %d open games", n)

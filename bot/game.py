@@ -1,13 +1,14 @@
 """The games the bot hosts, and the one path every change takes.
 
 Every change — a press, a command, a deadline — goes through :meth:`GameService.change`:
-under the game's lock a *step* asks the engine (``MatchState.apply``) and edits the
-game's record; if the step changed anything, the game is saved once, published once
-(``bot.publish``: what each chat shows, within the call budget) and its one timer is
-armed once (``bot.timers``). Nothing else saves, renders or arms.
+under the game's lock the table (``bot.table``, a pure state machine) applies the
+command; if it changed anything (it returns the events), the game is saved once,
+published once (``bot.publish``: what each chat shows of those events, within the call
+budget), and its one timer is armed once (``bot.timers``). Nothing else saves, renders
+or arms.
 
-Where a change starts:
-- ``bot/lobby.py``       lobby and seats: a new game, joins, lobby buttons, take-overs
+Where a change starts (each only calls ``change``, through :class:`bot.live.Tables`):
+- ``bot/lobby.py``       a new game, joins, lobby buttons, take-overs
 - ``bot/hand_input.py``  a player's buttons in their DM, and the group's "Next hand"
 - ``bot/timers.py``      deadlines: deals, overturn windows, computers, time-outs, expiry
 - ``bot/chats.py``       the chats themselves: settings, migrations, removals, blocked DMs
@@ -16,37 +17,33 @@ Where a change starts:
 from __future__ import annotations
 
 import asyncio
-import inspect
 import logging
 import random
 import sys
-from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from collections.abc import Callable
 
-from bot import history, slots
+from bot import history, table
 from bot.chats import ChatLifecycle
 from bot.computer import Computers
 from bot.config import Settings
 from bot.hand_input import HandInput
-from bot.live import Answer, Game, Notice, StepFailed
+from bot.live import Answer, Game, StepFailed
 from bot.lobby import Lobby
 from bot.models import RUNNING_STATES, GameRecord
 from bot.outbox import Clock, Outboxes
 from bot.publish import Publisher
-from bot.render import history as render_history
 from bot.store import Store, database_fault
+from bot.table.commands import Command
+from bot.table.events import Event, durable
 from bot.timers import Deadlines
+from engine.events import HandSettled
 from engine.match import MatchState
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
-
-
 SeedSource = Callable[[], int]
-Step = Callable[[Game], "T | Awaitable[T]"]
 
-__all__ = ["Answer", "Game", "GameService", "Notice", "SeedSource", "StepFailed", "system_seed"]
+__all__ = ["Answer", "Game", "GameService", "SeedSource", "StepFailed", "system_seed"]
 
 
 def system_seed() -> int:
@@ -73,17 +70,24 @@ class GameService:
         # their way; an ended game leaves once they are delivered (``_retire``)
         self.games: dict[int, Game] = {}
         self._retiring: dict[int, asyncio.Task[None]] = {}
-        self.bot_username = "bot"
         self._loading = asyncio.Lock()
-        self.lobby = Lobby(self)
-        self.hands = HandInput(self)
-        self.deadlines = Deadlines(self)
+        self.publisher = Publisher(settings, outboxes, clock)
         self.computers = Computers()
-        self.chats = ChatLifecycle(self)
-        self.publisher = Publisher(self)
+        self.deadlines = Deadlines(self, self.publisher, self.computers, settings, clock)
+        self.lobby = Lobby(self, store, self.publisher, clock, self.seed_source)
+        self.hands = HandInput(self, self.publisher)
+        self.chats = ChatLifecycle(self, self.games, store, outboxes)
         outboxes.on_shown = store.save_shown
         outboxes.on_forbidden = self.chats.on_forbidden
         outboxes.on_migrated = self.chats.on_migrated
+
+    @property
+    def bot_username(self) -> str:
+        return self.publisher.bot_username
+
+    @bot_username.setter
+    def bot_username(self, name: str) -> None:
+        self.publisher.bot_username = name
 
     def now(self) -> float:
         return self.clock.now()
@@ -91,42 +95,49 @@ class GameService:
     def wall(self) -> float:
         return self.clock.wall()
 
+    def moment(self) -> table.Moment:
+        return table.Moment(self.clock.now(), self.clock.wall())
+
+    def turn_clock(self, game: Game) -> tuple[float, float] | None:
+        """When the turn of the person who acts now runs out (monotonic, wall clock)."""
+        return table.turn_clock(game, self.settings, self.moment())
+
     # ------------------------------------------------------------------ the change path
-    async def change(self, game: Game, step: Step[T]) -> T:
-        """Run ``step`` on the game under its lock; if it changed anything: save once,
-        publish once, arm the game's timer once.
+    async def change(self, game: Game, command: Command) -> table.Outcome:
+        """Apply ``command`` to the game's table under its lock; if it changed anything:
+        save once, publish its events once, arm the game's timer once.
 
         Whatever raises, the game is left as it was last saved, the failure logged
-        once with the game's id. Up to the save (the step, the engine, the history, the
-        save itself) nothing happened: the game returns to its saved record and
+        once with the game's id. Up to the save (the table, the engine, the history,
+        the save itself) nothing happened: the game returns to its saved record and
         :class:`StepFailed` tells the caller, who answers the person. After the save
         the change stands: a failing publish or timer is repaired (the game shown and
-        armed again, as saved) and the step's result returned."""
+        armed again, as saved) and the outcome returned."""
         async with game.lock:
             window = game.window_deadline
-            game.dirty = game.durable = False
             try:
-                out = step(game)
-                if inspect.isawaitable(out):
-                    out = await out
-                if game.dirty:
-                    await self._hand_over(game)
-                    await self.save(game)
+                out = table.apply(game, command, self.settings, self.moment())
+                shown: list[Event | history.Charted] = list(out.events)
+                if out.events:
+                    shown += await self._hand_over(game, out.events)
+                    await self.save(game, wait=durable(out.events))
             except Exception as e:
                 self._failed(game, "changing it", window)
                 raise StepFailed(game.rec.id) from e
             try:
-                if game.dirty:
-                    self.publisher.publish(game)
-                    self.deadlines.arm(game)
+                if shown:
+                    self.publisher.publish(game, shown)
+                self._arm(game)
             except Exception:
                 self._failed(game, "showing it or arming its timer", game.window_deadline)
-            finally:
-                game.dirty = game.durable = False
             if game.rec.status not in RUNNING_STATES and game.rec.id not in self._retiring:
                 task = asyncio.get_running_loop().create_task(self._retire(game))
                 self._retiring[game.rec.id] = task
-            return out  # type: ignore[return-value]
+            return out
+
+    def _arm(self, game: Game, again: bool = False) -> None:
+        due = table.due(game, self.settings, self.moment())
+        self.deadlines.arm(game.rec.id, due, again=again)
 
     async def _retire(self, game: Game) -> None:
         """An ended game leaves memory once its last messages are delivered: the game,
@@ -165,34 +176,27 @@ class GameService:
         rec = game.rec
         game.match = MatchState.model_validate_json(rec.match_json) if rec.match_json else None
         game.window_deadline = window
-        game.notices.clear()
-        game.dirty = game.durable = False
         try:
-            self.publisher.publish(game)
-            self.deadlines.arm(game, again=True)
+            self.publisher.publish(game, full=True)
+            self._arm(game, again=True)
         except Exception:
             log.exception("game %s: showing it as saved failed too", rec.id)
 
-    async def _hand_over(self, game: Game) -> None:
+    async def _hand_over(self, game: Game, events: list[Event]) -> list[history.Charted]:
         """A finished hand (and match) is kept in the history, committed with the
         game's save; a match that just ended shows its level chart."""
         rec, match = game.rec, game.match
-        if match is None or match.hand.phase != "done":
-            return
+        if match is None or not any(isinstance(e, HandSettled) for e in events):
+            return []
         ended = await history.hand_over(self.store, rec, match, self.wall())
-        if ended is not None and not rec.group_gone:
-            game.notify(
-                rec.chat_id,
-                slots.key(rec.id, "chart"),
-                render_history.chart_message(rec.lang, ended),
-            )
+        return [] if ended is None else [history.Charted(ended)]
 
-    async def save(self, game: Game) -> None:
-        """Write the game; wait for the disk unless only a selection changed (it is
-        committed with the next commit, in order)."""
+    async def save(self, game: Game, wait: bool = True) -> None:
+        """Write the game; ``wait`` for the disk unless only a selection changed (it
+        is committed with the next commit, in order)."""
         if game.match is not None:
             game.rec.match_json = game.match.model_dump_json()
-        game.saved = await self.store.save_game(game.rec, wait=game.durable or not game.dirty)
+        game.saved = await self.store.save_game(game.rec, wait=wait)
 
     # ------------------------------------------------------------------ loading
     async def get(self, game_id: int) -> Game | None:
@@ -216,8 +220,12 @@ class GameService:
         return game
 
     async def create(self, rec: GameRecord) -> Game:
+        """A new lobby: saved (once), shown and armed."""
         rec = await self.store.create_game(rec)
         game = self.games[rec.id] = Game(rec, saved=rec.model_dump_json())
+        async with game.lock:
+            self.publisher.publish(game, table.opened().events)
+            self._arm(game)
         return game
 
     async def resume_all(self) -> int:
@@ -230,8 +238,8 @@ class GameService:
         for rec in recs:
             game = self._adopt(rec)
             async with game.lock:
-                self.publisher.publish(game)
-                self.deadlines.arm(game)
+                self.publisher.publish(game, full=True)
+                self._arm(game)
         return len(recs)
 
     async def open_game_in(self, chat_id: int, thread_id: int | None) -> Game | None:

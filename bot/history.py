@@ -18,6 +18,7 @@ does not, its hands do.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from pydantic import BaseModel
 
@@ -96,6 +97,15 @@ def progression(match: MatchState) -> list[list[int]]:
         levels = [levels[t] + up[t] for t in (0, 1)]
         out.append(list(levels))
     return out
+
+
+@dataclass(slots=True)
+class Charted:
+    """(An event of the change path, beside the table's: the history says it.) The
+    match ended and was kept: its level chart is shown."""
+
+    record: MatchRecord
+    kind: Literal["charted"] = "charted"
 
 
 async def hand_over(

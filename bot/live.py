@@ -1,32 +1,18 @@
-"""A game in memory while the bot runs, and what a press is answered with."""
+"""A game in memory while the bot runs: its table (``bot.table``) with the lock every
+change takes and the record as last saved; and the change path's face for the parts
+that start changes (lobby, DM buttons, chats, timers)."""
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from bot.models import GameRecord
-from bot.outbox import Content
-from engine.match import MatchState
+from bot.table import Answer, Outcome, Table
+from bot.table.commands import Command
 
-
-@dataclass
-class Answer:
-    """What a press is answered with (``answerCallbackQuery``)."""
-
-    text: str = ""
-    alert: bool = False
-
-
-@dataclass
-class Notice:
-    """A message a step wants shown besides the game's own (published with it)."""
-
-    chat_id: int
-    key: str
-    content: Content
-    oneshot: bool = True
-    thread_id: int | None = None
+__all__ = ["Answer", "Game", "StepFailed", "Tables"]
 
 
 class StepFailed(Exception):
@@ -39,33 +25,21 @@ class StepFailed(Exception):
 
 
 @dataclass
-class Game:
-    rec: GameRecord
-    match: MatchState | None = None
+class Game(Table):
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    # monotonic deadline of the after-deal window (not persisted: re-armed on restart)
-    window_deadline: float | None = None
-    # the deadline of a person's turn: ((hand, version), monotonic, wall) (not persisted:
-    # a restart gives the turn its time again), and whether its warning was shown
-    turn_deadline: tuple[tuple[int, int], float, float] | None = None
-    warned: bool = False
-    # set by a step that changed something: the change path saves, publishes and arms
-    dirty: bool = False
-    # ... and something that must be on disk before the press is answered (not only a
-    # player's selection of cards)
-    durable: bool = False
-    notices: list[Notice] = field(default_factory=list)
     # the record as last saved (or loaded): what a failed change returns the game to
     saved: str = ""
 
-    def changed(self, durable: bool = True) -> None:
-        """Something changed; ``durable=False``: only what the next commit may carry
-        (a player's selection of cards: a power cut losing it loses nothing)."""
-        self.dirty = True
-        self.durable = self.durable or durable
 
-    def notify(self, chat_id: int, key: str, content: Content, oneshot: bool = True) -> None:
-        """Show ``content`` in a chat when this change is published."""
-        thread = self.rec.thread_id if chat_id == self.rec.chat_id else None
-        self.notices.append(Notice(chat_id, key, content, oneshot, thread))
-        self.changed()
+class Tables(Protocol):
+    """The games and their one change path (``bot.game.GameService``)."""
+
+    async def get(self, game_id: int) -> Game | None: ...
+
+    async def change(self, game: Game, command: Command) -> Outcome: ...
+
+    async def games_in(self, chat_id: int) -> list[Game]: ...
+
+    async def open_game_in(self, chat_id: int, thread_id: int | None) -> Game | None: ...
+
+    async def create(self, rec: GameRecord) -> Game: ...

@@ -28,23 +28,36 @@ coalesces, skips what a message already shows and spends the chat's rate budget.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
-from bot import slots
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import codec, slots
+from bot.config import Settings
+from bot.history import Charted
 from bot.i18n import t
 from bot.live import Game
 from bot.models import GameRecord
-from bot.outbox import Content, Slot
+from bot.outbox import Clock, Content, Outboxes, Slot
 from bot.render import hand as render_hand
+from bot.render import history as render_history
 from bot.render import table as render_table
 from bot.render.lobby import lobby as render_lobby
 from bot.render.names import shown
+from bot.table import Moment, turn_clock
+from bot.table.events import (
+    LOBBY,
+    Closed,
+    DmFailed,
+    Event,
+    HandClosed,
+    HandResent,
+    TookOver,
+)
 from bot.webapp.links import direct_link, table_url
-
-if TYPE_CHECKING:
-    from bot.game import GameService
+from engine.events import TrickWon
+from engine.hand import Trick
 
 # a player who pressed nothing for this long may be away: their turn notifies
 AWAY_SECONDS = 30.0
@@ -68,10 +81,10 @@ class _Shown:
 
 
 class Publisher:
-    def __init__(self, svc: GameService) -> None:
-        self.svc = svc
+    def __init__(self, settings: Settings, outboxes: Outboxes, clock: Clock) -> None:
+        self.settings, self.outboxes, self.clock = settings, outboxes, clock
+        self.bot_username = "bot"
         self._dms: dict[tuple[int, int], _Shown] = {}  # (game, seat) -> last published
-        self._tricks: dict[int, int] = {}  # game -> completed tricks last published
         self._won_at: dict[int, float] = {}  # game -> when its last trick was won
         self._pressed: dict[int, float] = {}  # user -> when they last pressed a button
         self._sweep_at = SWEEP_AT
@@ -93,22 +106,21 @@ class Publisher:
         user_id = rec.seats[seat].user_id
         assert user_id is not None
         self._dms.pop((rec.id, seat), None)
-        self.svc.outboxes.get(user_id).renew(self.dm_key(rec))
+        self.outboxes.get(user_id).renew(self.dm_key(rec))
 
     def live_dm(self, rec: GameRecord, user_id: int) -> int | None:
         """The id of the user's live hand message of ``rec`` (None: not known)."""
-        return self.svc.outboxes.get(user_id).message_id(self.dm_key(rec))
+        return self.outboxes.get(user_id).message_id(self.dm_key(rec))
 
     def forget(self, game_id: int) -> None:
         """A game ended and left: nothing of it is published again."""
         for seat in range(4):
             self._dms.pop((game_id, seat), None)
-        self._tricks.pop(game_id, None)
         self._won_at.pop(game_id, None)
         self._window_until.pop(game_id, None)
 
     def pressed(self, user_id: int) -> None:
-        now = self._pressed[user_id] = self.svc.now()
+        now = self._pressed[user_id] = self.clock.now()
         if len(self._pressed) >= self._sweep_at:
             # a press older than AWAY_SECONDS says what no press says: forget those
             self._pressed = {u: t for u, t in self._pressed.items() if now - t <= AWAY_SECONDS}
@@ -124,7 +136,7 @@ class Publisher:
 
     def _away(self, user_id: int) -> bool:
         last = self._pressed.get(user_id)
-        return last is None or self.svc.now() - last > AWAY_SECONDS
+        return last is None or self.clock.now() - last > AWAY_SECONDS
 
     def trick_won_at(self, game_id: int) -> float | None:
         """When the group was last given a trick just won (None: not since start-up)."""
@@ -134,47 +146,106 @@ class Publisher:
         """The group's table does not show the last trick won yet (its output is paced,
         or failing). False when unknown (after a restart) or when it is not shown."""
         rec, match = game.rec, game.match
-        done = self._tricks.get(rec.id)
+        done = 0 if match is None else _tricks_done(match.hand.tricks)
         if rec.group_gone or match is None or not done:
             return False
-        box = self.svc.outboxes.get(rec.chat_id)
+        box = self.outboxes.get(rec.chat_id)
         slot = box.slots.get(render_table.table_key(rec, match.hand_number))
         if slot is not None and slot.message_id is None:
             return slot.dirty  # the hand's table is on its way (not given up)
         seen = _seen(slot)
         return seen is not None and seen < done
 
-    def publish(self, game: Game) -> None:
-        """Every chat of the game shows its state as of now (as far as it needs)."""
-        self._group(game)
-        if game.match is not None and game.rec.status in ("running", "finished", "ended"):
+    def publish(
+        self, game: Game, events: Sequence[Event | Charted] = (), full: bool = False
+    ) -> None:
+        """Every chat of the game shows its state as of now (as far as it needs), after
+        ``events`` (what the change did); ``full``: the lobby too, whatever happened
+        (at start-up, after a failure)."""
+        rec = game.rec
+        for e in events:
+            if isinstance(e, HandResent):
+                self.renew_dm(rec, e.seat)
+        self._group(game, events, full)
+        if game.match is not None and rec.status in ("running", "finished", "ended"):
             for seat in range(4):
                 self._dm(game, seat)
-        for n in game.notices:
-            box = self.svc.outboxes.get(n.chat_id)
-            box.put(n.key, n.content, oneshot=n.oneshot, thread_id=n.thread_id)
-        game.notices.clear()
+        for e in events:
+            self._notice(game, e)
         for listener in self.listeners:
             listener(game)
 
-    def _group(self, game: Game) -> None:
+    def _notice(self, game: Game, e: Event | Charted) -> None:
+        """What a moment says besides the game's own messages."""
+        rec = game.rec
+        group = self.outboxes.get(rec.chat_id)
+        th = rec.thread_id
+        if isinstance(e, TookOver):
+            old = e.old
+            # the player who left keeps a last word in their DM, without buttons
+            if old.user_id is not None and not old.dm_failed:
+                text = t(
+                    old.lang or rec.lang,
+                    "dm.replaced",
+                    group=shown(rec.chat_title or "?"),
+                    name=shown(e.new.name),
+                )
+                self.outboxes.get(old.user_id).put(self.dm_key(rec), Content(text), oneshot=False)
+            name = shown(old.name or "?", render_table.NAME_LIMIT)
+            text = t(rec.lang, "table.taken_over", name=shown(e.new.name), old=name, n=e.seat + 1)
+            key = slots.key(rec.id, "take", seat=e.seat)
+            group.put(key, Content(text), oneshot=True, thread_id=th)
+        elif isinstance(e, DmFailed):
+            group.put(
+                slots.key(rec.id, "dmfail", seat=e.seat),
+                self._dm_failed(rec, e.seat),
+                oneshot=True,
+                thread_id=th,
+            )
+        elif isinstance(e, HandClosed):
+            # the finished hand's result loses its "Next hand" button (no stale buttons)
+            key = slots.key(rec.id, "result", hand=e.view.hand_number)
+            content = render_table.result_of(rec, e.view, live=False)
+            group.put(key, content, oneshot=False, thread_id=th)
+        elif rec.group_gone:
+            return  # the bot is not in the group: the end is not told there
+        elif isinstance(e, Closed) and e.by is not None:
+            text = t(rec.lang, "endgame.done", name=e.by)
+            group.put(slots.key(rec.id, "ended"), Content(text), oneshot=True, thread_id=th)
+        elif isinstance(e, Charted):
+            content = render_history.chart_message(rec.lang, e.record)
+            group.put(slots.key(rec.id, "chart"), content, oneshot=True, thread_id=th)
+
+    def _dm_failed(self, rec: GameRecord, seat: int) -> Content:
+        """The group is told a player's DM fails: open it again, or take the seat."""
+        url = codec.deep_link(self.bot_username, codec.open_payload(rec.id))
+        take = render_table.takeover_markup(rec, self.bot_username, [seat])
+        rows = [[InlineKeyboardButton(t(rec.lang, "btn.open_dm"), url=url)]]
+        if take is not None:
+            rows += [list(r) for r in take.inline_keyboard]
+        markup = InlineKeyboardMarkup(rows)
+        text = t(rec.lang, "dm_failed", name=render_table.name_of(rec, seat), n=seat + 1)
+        return Content(text, markup)
+
+    def _group(self, game: Game, events: Sequence[Event | Charted], full: bool) -> None:
         rec, match = game.rec, game.match
         if rec.group_gone:  # the bot is not in the group: nothing can be shown there
             return
-        box = self.svc.outboxes.get(rec.chat_id)
+        box = self.outboxes.get(rec.chat_id)
         th = rec.thread_id
-        user = self.svc.bot_username
-        box.put(slots.key(rec.id, "lobby"), render_lobby(rec, user), thread_id=th)
+        user = self.bot_username
+        if full or any(isinstance(e, LOBBY) for e in events):
+            box.put(slots.key(rec.id, "lobby"), render_lobby(rec, user), thread_id=th)
         if match is None:
             return
-        done = sum(1 for trick in match.hand.tricks if trick.winner is not None)
-        urgent = self._tricks.get(rec.id) not in (None, done)
-        self._tricks[rec.id] = done
+        done = _tricks_done(match.hand.tricks)
+        # a trick just won goes out at once
+        urgent = any(isinstance(e, TrickWon) for e in events)
         if urgent:
-            self._won_at[rec.id] = self.svc.now()
+            self._won_at[rec.id] = self.clock.now()
         seen = _seen(box.slots.get(render_table.table_key(rec, match.hand_number)))
-        calm = CALM_INTERVALS * self.svc.settings.group_interval_seconds
-        watch = direct_link(user, self.svc.settings.webapp_short_name, rec.id)
+        calm = CALM_INTERVALS * self.settings.group_interval_seconds
+        watch = direct_link(user, self.settings.webapp_short_name, rec.id)
         for slot, content in render_table.group_messages(rec, match, user, seen, watch):
             key, family = slot.key, slot.family
             live = calm if family is not None else 0.0
@@ -189,7 +260,7 @@ class Publisher:
         if not s.human or s.dm_failed:
             return
         assert s.user_id is not None
-        box = self.svc.outboxes.get(s.user_id)
+        box = self.outboxes.get(s.user_id)
         key = self.dm_key(rec)
         hand = match.hand
         clock = self._clock(game, seat)
@@ -199,7 +270,7 @@ class Publisher:
             return  # nothing its reader needs changed
         if key in box.slots and self.app_open(s.user_id) and not self._wake(s.user_id, needs, last):
             return  # their Mini App shows it all; the DM catches up when the app closes
-        app_url = table_url(self.svc.settings.webapp_url, rec.id)
+        app_url = table_url(self.settings.webapp_url, rec.id)
         content, my_turn = render_hand.hand_message(rec, match, seat, clock, app_url)
         if rec.status == "ended":  # the last word: no buttons any more
             ended = t(rec.seat_lang(seat), "dm.ended", group=shown(rec.chat_title or "?"))
@@ -218,20 +289,25 @@ class Publisher:
     def _clock(self, game: Game, seat: int) -> render_hand.TurnClock | None:
         """The deadline the DM of ``seat`` shows: its person's turn (until 托管), or
         the after-deal window's; None if neither runs now."""
-        match, st = game.match, self.svc.settings
+        match, st = game.match, self.settings
         assert match is not None
         if match.hand.phase == "after_deal" and game.window_deadline is not None:
             until = self._window_until.get(game.rec.id)
             if until is None or until[0] != game.window_deadline:
-                wall = self.svc.wall() + game.window_deadline - self.svc.now()
+                wall = self.clock.wall() + game.window_deadline - self.clock.now()
                 until = self._window_until[game.rec.id] = (game.window_deadline, _hms(wall))
             seconds = round(st.overturn_window_seconds)
             return render_hand.TurnClock(seconds, until[1], window=True)
-        deadline = self.svc.deadlines.turn_deadline(game)
+        deadline = turn_clock(game, st, Moment(self.clock.now(), self.clock.wall()))
         if deadline is None or match.hand.turn != seat:
             return None
         seconds = round(game.rec.turn_seconds or st.turn_timeout_seconds)
         return render_hand.TurnClock(seconds, _hms(deadline[1]), warning=game.warned)
+
+
+def _tricks_done(tricks: Sequence[Trick]) -> int:
+    """How many tricks of the hand are won (what the group's table shows in full)."""
+    return sum(1 for trick in tricks if trick.winner is not None)
 
 
 def _hms(wall: float) -> str:

@@ -311,7 +311,9 @@ class Store:
                 )
             await self._commit()
         except sqlite3.OperationalError as e:
-            log.error("chat %s: message %s not recorded (%s)", chat_id, key, database_fault(e))
+            # a warning: the database's failure itself is an error line of its own (the
+            # commit's); this is only what it cost
+            log.warning("chat %s: message %s not recorded (%s)", chat_id, key, database_fault(e))
 
     async def forget_shown(self, chat_id: int) -> None:
         """The chat's messages cannot be edited any more (the bot left the group)."""

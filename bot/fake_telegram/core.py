@@ -56,6 +56,7 @@ class TelegramCore:
     def __init__(
         self,
         *,
+        methods: Mapping[str, tuple[str, Handler]],
         token: str = DEFAULT_TOKEN,
         bot_username: str = "ShengjiTestBot",
         bot_name: str = "Shengji",
@@ -65,6 +66,8 @@ class TelegramCore:
         callback_timeout: float = 15.0,
     ) -> None:
         self.token = token
+        # the Bot API methods by lower-case name (``methods.METHODS``: they use this module)
+        self.methods = methods
         self.clock = clock or FakeClock()
         self.rate_limits = rate_limits  # None: never answer 429, but still account
         # chat -> until when its counted calls are answered 429 (``flood``)
@@ -184,11 +187,9 @@ class TelegramCore:
         files: Mapping[str, bytes] | None = None,
     ) -> tuple[int, JSON]:
         """Run one Bot API call; returns (HTTP status, response body)."""
-        from .methods import METHODS  # late import: methods depend on this module
-
         if token != self.token:
             return 401, {"ok": False, "error_code": 401, "description": "Unauthorized"}
-        entry = METHODS.get(method.lower())
+        entry = self.methods.get(method.lower())
         if entry is None:
             return 404, {"ok": False, "error_code": 404, "description": "Not Found"}
         name, handler = entry

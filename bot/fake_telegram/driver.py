@@ -19,6 +19,7 @@ from telegram.ext import Application, ApplicationBuilder, ContextTypes, ExtBot, 
 from .clock import FakeClock
 from .core import DEFAULT_TOKEN, TelegramCore
 from .limits import RateLimits
+from .methods import METHODS
 from .models import Button, CallbackRecord, Chat, Message, RequestRecord, User
 from .transport_http import HttpServer
 from .transport_inprocess import FakeRequest
@@ -54,6 +55,7 @@ class FakeTelegram:
         settle_timeout: float = 5.0,
     ) -> None:
         self.core = TelegramCore(
+            methods=METHODS,
             token=token,
             bot_username=bot_username,
             bot_name=bot_name,

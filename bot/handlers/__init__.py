@@ -14,6 +14,7 @@ from bot import codec, i18n
 from bot.context import Context
 from bot.game import GameService
 from bot.members import Members
+from bot.models import ChatSettings
 from bot.outbox import Content
 
 
@@ -25,15 +26,18 @@ def members(context: Context) -> Members:
     return context.bot_data.members
 
 
-async def chat_lang(context: Context, update: Update) -> str:
+async def chat_lang(context: Context, update: Update, settings: ChatSettings | None = None) -> str:
     """In a group, the group's language (its setting, which its first game's creator
     chose; else an open game's); in a private chat, and in a group that never had a
-    game, the user's Telegram language; else the default."""
+    game, the user's Telegram language; else the default. ``settings``: the group's,
+    if the caller read them already."""
     svc = service(context)
     chat = update.effective_chat
     group_lang = None
     if chat is not None and chat.type != "private":
-        group_lang = (await svc.chats.settings(chat.id)).lang
+        if settings is None:
+            settings = await svc.chats.settings(chat.id)
+        group_lang = settings.lang
         if group_lang is None:  # a game opened before groups remembered a language
             group_lang = next((g.rec.lang for g in await svc.games_in(chat.id)), None)
     user = update.effective_user
@@ -43,14 +47,18 @@ async def chat_lang(context: Context, update: Update) -> str:
 
 
 async def group_command(
-    update: Update, context: Context, private_key: str
+    update: Update,
+    context: Context,
+    private_key: str,
+    settings: ChatSettings | None = None,
 ) -> tuple[Message, Chat, str] | None:
-    """The message, chat and language of a command meant for a group. Sent in a
-    private chat it is answered with ``private_key`` (what to do instead): None."""
+    """The message, chat and language of a command meant for a group (``settings``:
+    the group's, if read already). Sent in a private chat it is answered with
+    ``private_key`` (what to do instead): None."""
     msg, chat = update.effective_message, update.effective_chat
     if msg is None or chat is None:
         return None
-    lang = await chat_lang(context, update)
+    lang = await chat_lang(context, update, settings)
     if chat.type == "private":
         await reply(context, msg, i18n.t(lang, private_key))
         return None

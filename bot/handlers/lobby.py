@@ -20,19 +20,24 @@ def display_name(user: User) -> str:
 
 
 async def newgame(update: Update, context: Context) -> None:
-    found = await group_command(update, context, "newgame.private")
-    if found is None:
+    svc = service(context)
+    group = update.effective_chat
+    if group is not None and group.type == "channel":
+        return
+    # the group's settings are read once: its language, and the new game's options
+    settings = None
+    if group is not None and group.type != "private":
+        settings = await svc.chats.settings(group.id)
+    found = await group_command(update, context, "newgame.private", settings)
+    if found is None or settings is None:
         return
     msg, chat, lang = found
     user = update.effective_user
-    if chat.type == "channel":
-        return
     if user is None or msg.sender_chat is not None or user.is_bot or user.id == ANONYMOUS_ADMIN:
         await reply(context, msg, t(lang, "newgame.anonymous"))
         return
-    svc = service(context)
     thread = msg.message_thread_id if msg.is_topic_message else None
-    game, created = await svc.lobby.new_game(chat.id, thread, chat.title or "", user.id, lang)
+    game, created = await svc.lobby.new_game(settings, thread, chat.title or "", user.id, lang)
     if not created:
         lobby_id = svc.lobby.lobby_message_id(game)
         await reply(

@@ -22,6 +22,7 @@ from bot.outbox import Content
 from bot.render.cards import cards_label, rank_label, suit_label
 from bot.render.names import shown
 from bot.slots import SlotKey
+from bot.table import takeable
 from engine.match import MatchState
 from engine.records import PlayRecord, Trick, failed_throw_penalty
 from engine.scoring import TAKE_OVER, hand_outcome
@@ -341,7 +342,12 @@ def result_lines(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
 def result_message(rec: GameRecord, match: MatchState, live: bool = True) -> Content:
     """The hand's result; ``live`` False: its "Next hand" button is gone (the next hand
     started, or the game was ended)."""
-    lang, view = rec.lang, match.public_observation()
+    return result_of(rec, match.public_observation(), live)
+
+
+def result_of(rec: GameRecord, view: PublicView, live: bool = True) -> Content:
+    """The result of the hand whose public view (as it ended) is ``view``."""
+    lang = rec.lang
     r = view.result
     assert r is not None
     lines = [t(lang, "result.title", n=view.hand_number), ""]
@@ -358,13 +364,6 @@ def result_message(rec: GameRecord, match: MatchState, live: bool = True) -> Con
         [[InlineKeyboardButton(t(lang, "btn.next_hand"), callback_data=data)]]
     )
     return Content("\n".join(lines), markup)
-
-
-def takeable(rec: GameRecord) -> list[int]:
-    """Seats another group member may take over: the player is on 托管 or unreachable."""
-    if rec.status != "running":
-        return []
-    return [i for i, s in enumerate(rec.seats) if s.human and (s.auto or s.dm_failed)]
 
 
 def takeover_markup(

@@ -221,5 +221,5 @@ class Hub:
             if game.window_deadline is None:
                 return None
             return max(0.0, game.window_deadline - now)
-        due = self.svc.deadlines.turn_deadline(game)  # the turn's clock, as the DM shows it
+        due = self.svc.turn_clock(game)  # the turn's clock, as the DM shows it
         return None if due is None else max(0.0, due[0] - now)

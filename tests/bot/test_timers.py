@@ -9,12 +9,11 @@ from bot import timers
 
 
 async def test_a_timer_cancelled_as_the_bot_stops_logs_no_error_but_a_failing_one_does(caplog):
-    class Svc:
-        class deadlines:  # noqa: N801 - the attribute the service has
-            arm_timer = disarm_timer = None
+    class Deadlines:
+        arm_timer = disarm_timer = None
 
     jq = JobQueue()
-    timers.attach(Svc(), jq)  # type: ignore[arg-type]
+    timers.attach(Deadlines(), jq)  # type: ignore[arg-type]
     jq.scheduler.start(paused=True)  # the executor names its logger when it starts
     try:
         assert jq._executor._logger.name == timers.SCHEDULER_LOGGER

@@ -42,7 +42,7 @@ from bot.fake_telegram import FakeTelegram, RateLimits, SimUser
 from bot.fake_telegram.models import Chat, Message
 from bot.game import Game, GameService
 from bot.store import Store
-from bot.timers import robot
+from bot.table import robot
 from engine.match import MatchState
 from tests.e2e.harness import (
     FakeTime,

@@ -1,6 +1,7 @@
-from bot import codec
+from bot import codec, publish
 from bot.fake_telegram import FakeTelegram
-from tests.e2e.harness import buttons, find, running_bot, seat_players
+from tests.e2e.harness import buttons, find, play_out, running_bot, seat_players, service
+from tests.e2e.test_resilience import start_with_computers
 
 
 async def test_newgame_in_a_dm_or_twice_in_a_group_is_explained(tmp_path):
@@ -61,3 +62,63 @@ async def test_cancel_closes_the_lobby_and_a_new_game_can_open(tmp_path):
             assert "cancelled" in world.transcript(group)[1].text
             await alice.send(group, "/newgame")
             assert find(world.last_message(group, from_bot=True), "S") is not None
+
+
+def counting(monkeypatch, owner, name: str) -> list[object]:
+    """Count the calls of ``owner.name`` (it still does its work)."""
+    calls: list[object] = []
+    real = getattr(owner, name)
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls
+
+
+async def test_newgame_reads_the_groups_settings_once_and_saves_the_new_game_once(
+    tmp_path, monkeypatch
+):
+    async with FakeTelegram(auto_settle=True) as world:
+        alice = world.user("Alice", started=True)
+        group = world.group("Table", admins=[alice])
+        async with running_bot(world, tmp_path / "db") as app:
+            store = service(app).store
+            await alice.send(group, "/settings")  # the group has settings of its own
+            reads = counting(monkeypatch, store, "chat_settings")
+            creates = counting(monkeypatch, store, "create_game")
+            saves = counting(monkeypatch, store, "save_game")
+            await alice.send(group, "/newgame")
+            assert "1." in world.last_message(group, from_bot=True).text  # the lobby
+            # one game written (the create writes its record once)
+            assert (len(reads), len(creates), len(saves)) == (1, 1, 1)
+            await alice.send(group, "/newgame")  # one is open: it is pointed at
+            assert "already" in world.last_message(group, from_bot=True).text
+            assert (len(reads), len(creates), len(saves)) == (2, 1, 1)
+
+
+async def test_the_lobby_message_is_rendered_only_when_it_can_change(tmp_path, monkeypatch):
+    """Seats, the start and the end change what the lobby says; plays never do."""
+    async with FakeTelegram() as world:
+        alice = world.user("Alice", started=True)
+        group = world.group("Table", admins=[alice])
+        async with running_bot(world, tmp_path / "db") as app:
+            renders = counting(monkeypatch, publish, "render_lobby")
+            game_id = await start_with_computers(world, group, [alice])
+            # opened, seated, three computers, started
+            assert len(renders) == 6
+            await play_out(
+                world, app, game_id, {0: alice}, stop=lambda g: len(g.match.hand.tricks) > 3
+            )
+            assert len(renders) == 6  # a dozen plays later: the lobby was not rendered
+            lobby = next(m for m in world.transcript(group) if m.from_bot)
+            assert "The game has started" in lobby.text
+            await alice.send(group, "/endgame")
+            await world.settle()
+            question = world.last_message(group, from_bot=True)
+            await alice.press(question, data=find(question, "E").data)
+            await world.settle()
+            assert len(renders) == 7  # the end: the lobby says so
+            lobby = next(m for m in world.transcript(group) if m.from_bot)
+            assert "This game was ended" in lobby.text

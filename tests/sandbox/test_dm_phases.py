@@ -137,7 +137,7 @@ def play_the_hand(page: Page, deadline: float) -> set[str]:
             shot("bury")
             click(hand, plain("btn.bury", n=8), exact=True)
             # the bury done (a Hint tapped meanwhile would select a lead)
-            expect(last).not_to_contain_text("Pick 8 cards to bury")
+            expect(last).not_to_contain_text("Pick 8 cards to bury", timeout=15_000)
         elif plain("dm.your_turn.lead") in text:
             shot("lead")
             cards = [] if tried_throw else low_singles(hand, text)
@@ -147,7 +147,8 @@ def play_the_hand(page: Page, deadline: float) -> set[str]:
                     click(hand, card)
                     # both cards selected before ▶️ Play (a tap never goes stale: only
                     # a play moves the hand on)
-                    expect(hand.get_by_role("button", name="✓" + card)).to_be_visible()
+                    selected = hand.get_by_role("button", name="✓" + card)
+                    expect(selected).to_be_visible(timeout=15_000)
                 click(hand, plain("btn.play.n", n=len(cards)), exact=True)  # those alone
             else:
                 click(hand, plain("btn.hint"))

@@ -11,6 +11,7 @@ import asyncio
 import json
 import re
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import aiohttp
@@ -53,14 +54,20 @@ async def first_hand(address: str) -> Counter[str]:
     raise AssertionError("the event stream ended before Alice's cards were dealt")
 
 
+def first_hand_of_a_sandbox(cwd: Path, seed: int) -> Counter[str]:
+    cwd.mkdir()
+    with sandbox_process(cwd, seed=seed, **QUICK) as address:
+        return asyncio.run(first_hand(address))
+
+
 def test_the_same_seed_deals_alice_the_same_first_hand_and_another_seed_another(
     tmp_path: Path,
 ) -> None:
-    hands = []
-    for run, seed in enumerate((7, 7, 8)):
-        cwd = tmp_path / str(run)
-        cwd.mkdir()
-        with sandbox_process(cwd, seed=seed, **QUICK) as address:
-            hands.append(asyncio.run(first_hand(address)))
+    seeds = (7, 7, 8)
+    with ThreadPoolExecutor(len(seeds)) as pool:  # three sandboxes side by side
+        runs = [
+            pool.submit(first_hand_of_a_sandbox, tmp_path / str(i), s) for i, s in enumerate(seeds)
+        ]
+        hands = [run.result() for run in runs]
     assert hands[0] == hands[1]
     assert hands[0] != hands[2]

@@ -1,0 +1,24 @@
+"""The bot's own game as a pure state machine: lobby → seats → running → paused / 托管
+→ ended. A command and the moment it happens at go in (:func:`apply`); the engine's
+events and the table's own come out, with what the person is told. No service,
+outbox, store or clock inside: ``bot.game.GameService.change`` locks, applies, saves,
+publishes the events and arms the table's timer (:func:`due`)."""
+
+from bot.table.clock import deciding, due, turn_clock
+from bot.table.machine import apply, opened
+from bot.table.state import Answer, Moment, Outcome, Pace, Table, robot, takeable
+
+__all__ = [
+    "Answer",
+    "Moment",
+    "Outcome",
+    "Pace",
+    "Table",
+    "apply",
+    "deciding",
+    "due",
+    "opened",
+    "robot",
+    "takeable",
+    "turn_clock",
+]

@@ -1,0 +1,163 @@
+"""The table's deadlines (RULES.md 13: 托管): which single timer it needs now
+(:func:`due`), a person's turn deadline (:func:`turn_clock`), and what a timer does
+when it goes off (:func:`tick`): deal a batch, close the overturn window, move for a
+computer or a player whose time ran out, deal the next hand, expire a lobby.
+
+A timer carries the hand number and state version it was armed for, and does nothing
+if the table moved on."""
+
+from __future__ import annotations
+
+import logging
+import random
+
+from bot.computer import decision_rng
+from bot.table.commands import Tick, Token
+from bot.table.events import AutoOff, AutoOn, Closed, Event, Warned
+from bot.table.state import Moment, Pace, Step, Table, robot
+from engine.errors import IllegalAction
+from engine.hand import Action, Deal, Observation, Pass, Show
+from engine.match import MatchState
+from engine.players import choose_action
+
+log = logging.getLogger(__name__)
+
+# a person whose turn lasts longer than twice this is warned this long before 托管
+WARN_SECONDS = 15.0
+
+
+def due(table: Table, pace: Pace, at: Moment) -> tuple[Token, float] | None:
+    """The single timer the table needs now, with its delay (None: no timer)."""
+    rec, match = table.rec, table.match
+    if rec.status == "lobby":
+        left = rec.created_at + pace.lobby_expiry_minutes * 60 - at.wall
+        return (0, 0, "expire"), max(0.0, left)
+    if rec.status != "running" or match is None or rec.paused:
+        return None
+    n, v = match.hand.hand_number, match.hand.version
+    to = match.next_actor()  # the engine says who (or what) acts next
+    if to.kind == "deal":
+        delay = pace.deal_pace_seconds if rec.deal_pace is None else rec.deal_pace
+        return (n, v, "deal"), delay
+    if to.kind == "window":
+        if any(robot(rec, s) for s in to.seats):
+            return (n, v, "robots"), pace.computer_delay_seconds
+        if table.window_deadline is None:  # after a restart: a fresh window
+            table.window_deadline = at.now + pace.overturn_window_seconds
+        return (n, v, "window"), max(0.0, table.window_deadline - at.now)
+    if to.seat is not None:  # one seat's turn: bury, 炒底 or play
+        if robot(rec, to.seat):
+            return (n, v, "robot"), pace.computer_delay_seconds
+        # the turn's deadline (its DM shows it); the delays are the turn's own, so
+        # a timer is armed once per moment whatever the clock did meanwhile
+        turn_clock(table, pace, at)
+        seconds = turn_seconds(table, pace)
+        if seconds <= 2 * WARN_SECONDS:
+            return (n, v, "timeout"), seconds
+        if not table.warned:
+            return (n, v, "warn"), seconds - WARN_SECONDS
+        return (n, v, "timeout"), WARN_SECONDS
+    if to.kind == "next_hand":
+        return (n, v, "next"), pace.next_hand_delay_seconds
+    return None
+
+
+def turn_seconds(table: Table, pace: Pace) -> float:
+    return table.rec.turn_seconds or pace.turn_timeout_seconds
+
+
+def turn_clock(table: Table, pace: Pace, at: Moment) -> tuple[float, float] | None:
+    """When the turn of the person who acts now runs out and 托管 takes over
+    (monotonic, wall clock); set when the turn opens. None: nobody's turn, a
+    computer's (托管 included) or the game is paused (it gets its time again)."""
+    rec, match = table.rec, table.match
+    seat = None if match is None else match.next_actor().seat
+    if rec.status != "running" or rec.paused or seat is None or robot(rec, seat):
+        table.turn_deadline = None
+        return None
+    assert match is not None
+    key = (match.hand.hand_number, match.hand.version)
+    if table.turn_deadline is None or table.turn_deadline[0] != key:
+        seconds = turn_seconds(table, pace)
+        table.turn_deadline = (key, at.now + seconds, at.wall + seconds)
+        table.warned = False
+    return table.turn_deadline[1], table.turn_deadline[2]
+
+
+def deciding(table: Table, token: Token) -> tuple[Observation, random.Random] | None:
+    """What a computer (or 托管) decides for a turn's timer, before the change: the
+    observation of the seat to move and the randomness of that moment; None if the
+    timer asks for no move or the table moved on."""
+    hand_no, version, kind = token
+    match = table.match
+    turn = None if match is None else match.hand.turn
+    if kind not in ("robot", "timeout") or match is None or turn is None:
+        return None
+    hand = match.hand
+    if (hand.hand_number, hand.version) != (hand_no, version):
+        return None
+    rng = decision_rng(table.rec.seed, hand.hand_number, hand.version)
+    return hand.observation(turn), rng
+
+
+def tick(table: Table, cmd: Tick, step: Step) -> None:
+    hand_no, version, kind = cmd.token
+    rec, match, out = table.rec, table.match, step.events
+    if kind == "expire":
+        if rec.status == "lobby":
+            rec.status = "expired"
+            out.append(Closed("expired"))
+        return
+    if match is None or rec.status != "running" or rec.paused:
+        return
+    hand = match.hand
+    if (hand.hand_number, hand.version) != (hand_no, version):
+        return
+    if kind == "warn":  # the turn's last seconds: its DM says so once
+        table.warned = True
+        assert hand.turn is not None
+        out.append(Warned(hand.turn))
+        return
+    rng = decision_rng(rec.seed, hand.hand_number, hand.version)
+    if kind == "deal":
+        out += match.apply(Deal(n=4 * step.pace.deal_batch))
+        for seat in range(4):  # computers race to declare like everyone else
+            if rec.seats[seat].computer and hand.phase == "dealing":
+                action = choose_action(hand.observation(seat), rng)
+                if isinstance(action, Show):
+                    _try(match, action, out)
+    elif kind == "robots":
+        for seat in range(4):
+            if robot(rec, seat) and hand.phase == "after_deal" and hand.can_pass(seat):
+                _try(match, choose_action(hand.observation(seat), rng), out)
+    elif kind == "window":
+        for seat in range(4):
+            if hand.phase == "after_deal" and hand.can_pass(seat):
+                _try(match, Pass(seat=seat), out)
+    elif kind in ("robot", "timeout"):
+        turn = hand.turn
+        assert turn is not None
+        if kind == "robot" and not robot(rec, turn):
+            return  # the player came back while the move was being decided
+        s = rec.seats[turn]
+        if kind == "timeout" and not s.auto:
+            s.auto = True  # 托管 until the player acts again
+            out.append(AutoOn(turn))
+        s.selection = []
+        assert cmd.thought is not None
+        if not _try(match, cmd.thought, out) and s.auto:
+            s.auto = False  # leave the turn to the player; re-armed
+            out.append(AutoOff(turn))
+    elif kind == "next":
+        table.next_hand(step)
+        return
+    table.after_engine(step)
+
+
+def _try(match: MatchState, action: Action, out: list[Event]) -> bool:
+    try:
+        out += match.apply(action)
+        return True
+    except IllegalAction as e:
+        log.error("engine refused a computer action %s: %s", action, e)
+        return False

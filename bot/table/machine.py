@@ -1,0 +1,61 @@
+"""The one door of a table: :func:`apply` takes a command and the moment it happens
+at, changes the table, and says what happened (the engine's events and the table's
+own) and what the person is told. Nothing else changes a table."""
+
+from __future__ import annotations
+
+from bot.table import clock, hand, seats
+from bot.table.commands import (
+    ApplySettings,
+    Command,
+    DmBack,
+    DmLost,
+    End,
+    HandPress,
+    Join,
+    LeaveGroup,
+    LobbyPress,
+    MoveChat,
+    ReturnToGroup,
+    TakeOver,
+    Tick,
+)
+from bot.table.events import Opened
+from bot.table.state import Moment, Outcome, Pace, Step, Table
+
+
+def apply(table: Table, command: Command, pace: Pace, at: Moment) -> Outcome:
+    step = Step(pace, at)
+    out = Outcome(step.events)
+    match command:
+        case HandPress():
+            out.answer = hand.press(table, command, step)
+        case Tick():
+            clock.tick(table, command, step)
+        case LobbyPress():
+            out.answer = seats.lobby_press(table, command, step)
+        case Join():
+            out.said = seats.join(table, command, step)
+        case TakeOver():
+            out.said = seats.take_over(table, command, step)
+        case DmBack():
+            seats.dm_back(table, command.user_id, step)
+            out.said = "join.back"
+        case DmLost():
+            seats.dm_lost(table, command, step)
+        case End():
+            seats.end(table, command, step)
+        case ApplySettings():
+            seats.apply_settings(table, command, step)
+        case MoveChat():
+            seats.move_chat(table, command, step)
+        case LeaveGroup():
+            seats.leave_group(table, step)
+        case ReturnToGroup():
+            seats.return_to_group(table, step)
+    return out
+
+
+def opened() -> Outcome:
+    """A lobby that was just created: shown for the first time."""
+    return Outcome([Opened()])

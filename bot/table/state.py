@@ -1,0 +1,125 @@
+"""A table: the game's record (lobby, seats, settings) and its match, with the moments
+no record keeps (the after-deal window's deadline, a turn's deadline); and the
+engine's one door for the bot (:meth:`Table.act`), for people and timers alike."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple, Protocol
+
+from bot.models import GameRecord
+from bot.table.events import Event, HandClosed
+from engine.hand import Action
+from engine.match import MatchState
+
+
+class Moment(NamedTuple):
+    """When a change happens: ``now`` on the monotonic clock (deadlines), ``wall`` on
+    the wall clock (what people read, the lobby's age, a tournament's time)."""
+
+    now: float
+    wall: float
+
+
+class Pace(Protocol):
+    """The host's pace (``bot.config.Settings`` has these)."""
+
+    @property
+    def deal_batch(self) -> int: ...
+    @property
+    def deal_pace_seconds(self) -> float: ...
+    @property
+    def overturn_window_seconds(self) -> float: ...
+    @property
+    def turn_timeout_seconds(self) -> float: ...
+    @property
+    def lobby_expiry_minutes(self) -> float: ...
+    @property
+    def next_hand_delay_seconds(self) -> float: ...
+    @property
+    def computer_delay_seconds(self) -> float: ...
+
+
+@dataclass(slots=True)
+class Answer:
+    """What a press is answered with (``answerCallbackQuery``)."""
+
+    text: str = ""
+    alert: bool = False
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What a command did: its ``events`` (none: nothing changed), and what the person
+    is told: ``answer`` for a button, ``said`` (an i18n key) for a deep link."""
+
+    events: list[Event] = field(default_factory=list)
+    answer: Answer = field(default_factory=Answer)
+    said: str = ""
+
+
+@dataclass(slots=True)
+class Step:
+    """One command being applied: the host's pace, the moment, the events so far."""
+
+    pace: Pace
+    at: Moment
+    events: list[Event] = field(default_factory=list)
+
+
+@dataclass
+class Table:
+    rec: GameRecord
+    match: MatchState | None = None
+    # monotonic deadline of the after-deal window (not persisted: re-armed on restart)
+    window_deadline: float | None = None
+    # the deadline of a person's turn: ((hand, version), monotonic, wall) (not persisted:
+    # a restart gives the turn its time again), and whether its warning was shown
+    turn_deadline: tuple[tuple[int, int], float, float] | None = None
+    warned: bool = False
+
+    def act(self, action: Action, step: Step) -> None:
+        """Apply one action (IllegalAction if the engine refuses it) and what follows."""
+        assert self.match is not None
+        step.events += self.match.apply(action)
+        self.after_engine(step)
+
+    def after_engine(self, step: Step) -> None:
+        """What follows an engine step: the overturn window opens or closes, a finished
+        hand checks the time limit, a won match finishes the game."""
+        match, rec = self.match, self.rec
+        assert match is not None
+        phase = match.hand.phase
+        if phase == "after_deal" and self.window_deadline is None:
+            self.window_deadline = step.at.now + step.pace.overturn_window_seconds
+        elif phase != "after_deal":
+            self.window_deadline = None
+        if phase == "done":
+            # a time limit (tournament) is checked when a hand ends: higher level wins
+            started = rec.started_at or rec.created_at
+            step.events += match.check_time_limit((step.at.wall - started) / 60)
+        if match.finished:
+            rec.status = "finished"
+
+    def next_hand(self, step: Step) -> None:
+        match, rec = self.match, self.rec
+        assert match is not None
+        step.events.append(HandClosed(match.public_observation()))
+        step.events += match.start_next_hand()
+        rec.hand_no = match.hand_number
+        for s in rec.seats:
+            s.selection = []
+        self.after_engine(step)
+
+
+def robot(rec: GameRecord, seat: int) -> bool:
+    """The computer acts for this seat: a computer player, or a player on 托管."""
+    s = rec.seats[seat]
+    return s.computer or s.auto
+
+
+def takeable(rec: GameRecord) -> list[int]:
+    """Seats another group member may take over: the player is on 托管 or unreachable."""
+    if rec.status != "running":
+        return []
+    return [i for i, s in enumerate(rec.seats) if s.human and (s.auto or s.dm_failed)]

@@ -1,0 +1,271 @@
+"""The bot's own game as a state machine (``bot.table``), without Telegram, a store or
+a clock: a command and a moment go in, events and the answer come out."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from bot import codec
+from bot.codec import Kind
+from bot.models import GameRecord
+from bot.table import Moment, Outcome, Table, apply, deciding, due
+from bot.table.commands import (
+    DmBack,
+    DmLost,
+    End,
+    HandPress,
+    Join,
+    LobbyPress,
+    TakeOver,
+    Tick,
+)
+from bot.table.events import durable
+from engine.events import HandSettled, MatchWon, Played, TrickWon
+from engine.players import get, suggest
+
+CREATOR, BEN = 101, 102
+
+
+@dataclass
+class Pace:
+    deal_batch: int = 25
+    deal_pace_seconds: float = 1.0
+    overturn_window_seconds: float = 15.0
+    turn_timeout_seconds: float = 60.0
+    lobby_expiry_minutes: float = 30.0
+    next_hand_delay_seconds: float = 20.0
+    computer_delay_seconds: float = 1.0
+
+
+PACE = Pace()
+START = Moment(1000.0, 1_700_000_000.0)
+
+
+class At:
+    """The moments of a test: it only moves forward."""
+
+    def __init__(self) -> None:
+        self.moment = START
+
+    def after(self, seconds: float) -> Moment:
+        self.moment = Moment(self.moment.now + seconds, self.moment.wall + seconds)
+        return self.moment
+
+
+def kinds(out: Outcome) -> list[str]:
+    return [e.kind for e in out.events]
+
+
+def new_table(seed: int = 7) -> Table:
+    rec = GameRecord(id=1, chat_id=-100, creator_id=CREATOR, seed=seed, created_at=START.wall)
+    return Table(rec)
+
+
+def press(table: Table, kind: str, user: int = CREATOR, arg: str = "") -> codec.Press:
+    match = table.match
+    hand = match.hand if match is not None else None
+    n, v = (hand.hand_number, hand.version) if hand is not None else (0, 0)
+    return codec.Press(Kind(kind), table.rec.id, n, v, arg)
+
+
+def started(seed: int = 7) -> tuple[Table, At]:
+    """The creator in seat 1 with three computers, the match started."""
+    table, at = new_table(seed), At()
+    apply(table, Join(0, CREATOR, "Ann", "en"), PACE, at.moment)
+    for _ in range(3):
+        apply(table, LobbyPress(press(table, "C"), CREATOR, False), PACE, at.moment)
+    out = apply(table, LobbyPress(press(table, "S"), CREATOR, False), PACE, at.after(1))
+    assert kinds(out) == ["started"]
+    return table, at
+
+
+def timer(table: Table, at: At) -> Outcome:
+    """The table's one timer goes off when due, with the computer's move it asks for."""
+    found = due(table, PACE, at.moment)
+    assert found is not None
+    token, delay = found
+    thought = None
+    asked = deciding(table, token)
+    if asked is not None:
+        obs, rng = asked
+        thought = get("heuristic")(obs, rng)
+    return apply(table, Tick(token, thought), PACE, at.after(delay))
+
+
+def until(table: Table, at: At, done, limit: int = 2000) -> list[Outcome]:  # noqa: ANN001
+    """Timers go off (the creator's own turns play by 托管) until ``done(table)``."""
+    outs = []
+    for _ in range(limit):
+        if done(table):
+            return outs
+        outs.append(timer(table, at))
+    raise AssertionError("never got there")
+
+
+def follows_one_card(table: Table) -> bool:
+    hand = table.match.hand
+    return hand.phase == "playing" and hand.turn == 0 and hand.cards_to_play(0) == 1
+
+
+def tap(table: Table, card: int) -> codec.Press:
+    copy = 0
+    return press(table, "T", arg=codec.encode_cards([card]) + str(copy))
+
+
+# ---------------------------------------------------------------------- lobby and seats
+def test_people_sit_move_and_leave_the_lobby_each_an_event():
+    table = new_table()
+    out = apply(table, Join(0, CREATOR, "Ann", "en"), PACE, START)
+    assert (out.said, kinds(out)) == ("join.ok", ["seated"])
+    out = apply(table, Join(2, CREATOR, "Ann", "en"), PACE, START)
+    assert (out.said, kinds(out)) == ("join.ok", ["left", "seated"])
+    before = table.rec.model_dump_json()
+    out = apply(table, Join(2, BEN, "Ben", None), PACE, START)
+    assert (out.said, out.events) == ("join.taken", [])
+    assert table.rec.model_dump_json() == before  # no event: nothing changed
+    out = apply(table, LobbyPress(press(table, "L"), CREATOR, False), PACE, START)
+    assert kinds(out) == ["left"] and table.rec.seats[2].empty
+
+
+def test_only_the_creator_or_an_admin_seats_computers_and_a_table_needs_a_person():
+    table = new_table()
+    out = apply(table, LobbyPress(press(table, "C"), BEN, False), PACE, START)
+    assert out.answer.alert and out.events == []
+    for _ in range(4):
+        out = apply(table, LobbyPress(press(table, "C"), BEN, True), PACE, START)
+        assert kinds(out) == ["computer_seated"]
+    out = apply(table, LobbyPress(press(table, "S"), CREATOR, False), PACE, START)
+    assert out.answer.alert and out.events == [] and table.match is None  # no person
+    apply(table, LobbyPress(press(table, "R"), CREATOR, False), PACE, START)
+    apply(table, Join(3, BEN, "Ben", None), PACE, START)
+    out = apply(table, LobbyPress(press(table, "S"), CREATOR, False), PACE, START)
+    assert kinds(out) == ["started"] and table.rec.status == "running"
+    assert due(table, PACE, START) == ((1, table.match.hand.version, "deal"), 1.0)
+
+
+def test_a_lobby_not_started_in_time_expires_once():
+    table = new_table()
+    token, delay = due(table, PACE, START)
+    assert token[2] == "expire" and delay == 30 * 60
+    out = apply(table, Tick(token), PACE, Moment(START.now + delay, START.wall + delay))
+    assert kinds(out) == ["closed"] and table.rec.status == "expired"
+    assert apply(table, Tick(token), PACE, START).events == []
+    assert due(table, PACE, START) is None
+
+
+# ---------------------------------------------------------------------- a hand
+def test_a_tapped_card_is_the_play_when_one_card_is_needed_and_nothing_is_selected():
+    table, at = started()
+    until(table, at, follows_one_card)
+    hand = table.match.hand
+    card = suggest(hand.observation(0))[0]
+    other = next(c for c in hand.hands[0] if c != card)
+    # with a card selected (the hint's) a tap only selects: a light change (no wait
+    # for the disk)
+    out = apply(table, HandPress(press(table, "H"), CREATOR), PACE, at.moment)
+    assert kinds(out) == ["selected"] and table.rec.seats[0].selection == [card]
+    out = apply(table, HandPress(tap(table, other), CREATOR), PACE, at.moment)
+    assert kinds(out) == ["selected"] and not durable(out.events)
+    assert table.rec.seats[0].selection == [card, other]
+    apply(table, HandPress(press(table, "O"), CREATOR), PACE, at.moment)  # clear
+    out = apply(table, HandPress(tap(table, card), CREATOR), PACE, at.moment)
+    assert isinstance(out.events[0], Played) and out.events[0].cards == (card,)
+    assert out.events[0].seat == 0 and durable(out.events)
+    assert out.answer.text and not out.answer.alert and table.rec.seats[0].selection == []
+
+
+def test_a_whole_hand_is_told_in_events_a_finished_trick_is_one():
+    table, at = started()
+    outs = until(table, at, lambda t: t.match.hand.phase == "done")
+    events = [e for out in outs for e in out.events]
+    hand = table.match.hand
+    plays = sum(len(trick.plays) for trick in hand.tricks)
+    assert sum(isinstance(e, Played) for e in events) == plays
+    won = [e for e in events if isinstance(e, TrickWon)]
+    assert [e.winner for e in won] == [trick.winner for trick in hand.tricks]
+    assert sum(isinstance(e, HandSettled) for e in events) == 1
+    # the next hand: the finished result closes, hand 2 starts
+    out = timer(table, at)
+    assert kinds(out)[:2] == ["hand_closed", "hand_started"]
+    assert out.events[0].view.hand_number == 1 and table.rec.hand_no == 2
+
+
+def test_a_turn_that_runs_out_is_warned_then_goes_to_托管_until_the_player_acts():
+    table, at = started()
+    until(table, at, follows_one_card)
+    (n, v, kind), delay = due(table, PACE, at.moment)
+    assert (kind, delay) == ("warn", 45.0)
+    out = timer(table, at)
+    assert kinds(out) == ["warned"] and not durable(out.events) and table.warned
+    (n, v, kind), delay = due(table, PACE, at.moment)
+    assert (kind, delay) == ("timeout", 15.0)
+    out = timer(table, at)
+    assert kinds(out)[:2] == ["auto_on", "played"] and table.rec.seats[0].auto
+    until(table, at, lambda t: t.match.hand.turn == 0 and t.match.hand.phase == "playing")
+    assert due(table, PACE, at.moment)[0][2] == "robot"  # 托管 plays for them
+    out = apply(table, HandPress(press(table, "H"), CREATOR), PACE, at.moment)
+    assert kinds(out) == ["auto_off", "selected"] and not table.rec.seats[0].auto
+
+
+def test_a_lost_dm_pauses_the_table_until_the_player_is_back_or_replaced():
+    table, at = started()
+    apply(table, Join(0, CREATOR, "Ann", "en"), PACE, at.moment)  # (running: their DM back)
+    out = apply(table, DmLost(CREATOR), PACE, at.moment)
+    assert kinds(out) == ["dm_failed", "paused"] and due(table, PACE, at.moment) is None
+    out = apply(table, HandPress(press(table, "H"), CREATOR), PACE, at.moment)
+    assert out.answer.alert and out.events == []
+    out = apply(table, DmBack(CREATOR), PACE, at.moment)
+    assert kinds(out) == ["hand_resent", "resumed"] and not table.rec.paused
+    # lost again, and another member takes the seat: the table goes on with them
+    apply(table, DmLost(CREATOR), PACE, at.moment)
+    out = apply(table, TakeOver(0, BEN, "Ben", "zh"), PACE, at.moment)
+    assert (out.said, kinds(out)) == ("take.ok", ["took_over", "hand_resent", "resumed"])
+    assert out.events[0].old.user_id == CREATOR and table.rec.seat_of(BEN) == 0
+
+
+def test_endgame_closes_the_table_and_a_timer_armed_before_does_nothing():
+    table, at = started()
+    token, _ = due(table, PACE, at.moment)
+    out = apply(table, End("Ann"), PACE, at.moment)
+    assert kinds(out) == ["closed"] and out.events[0].by == "Ann"
+    assert table.rec.status == "ended" and due(table, PACE, at.moment) is None
+    assert apply(table, Tick(token), PACE, at.after(1)).events == []
+    assert apply(table, End("Ann"), PACE, at.moment).events == []
+
+
+# ---------------------------------------------------------------------- properties
+def test_a_command_that_tells_no_event_changes_nothing():
+    """Whatever changes the table says so: a command with no event leaves the record
+    and the match as they were (the change path then neither saves nor publishes)."""
+    rng = random.Random(5)
+    table, at = started(seed=11)
+    for _ in range(400):
+        if table.rec.status != "running":
+            break
+        hand = table.match.hand
+        cards = hand.hands[0] or [0]
+        options = [
+            HandPress(press(table, rng.choice("TPHOND")), rng.choice([CREATOR, BEN])),
+            HandPress(tap(table, rng.choice(cards)), CREATOR),
+            HandPress(codec.Press(Kind.PLAY, 1, hand.hand_number, hand.version + 1), CREATOR),
+            Join(rng.randrange(4), BEN, "Ben", None),
+            TakeOver(rng.randrange(4), BEN, "Ben", None),
+            LobbyPress(press(table, "S"), CREATOR, True),
+        ]
+        command = rng.choice(options)
+        before = (table.rec.model_dump_json(), table.match.model_dump_json())
+        out = apply(table, command, PACE, at.moment)
+        if not out.events:
+            assert (table.rec.model_dump_json(), table.match.model_dump_json()) == before
+        timer(table, at)
+
+
+def test_the_same_commands_at_the_same_moments_make_the_same_match():
+    def play() -> str:
+        table, at = started(seed=3)
+        outs = until(table, at, lambda t: t.rec.status != "running", limit=20_000)
+        assert isinstance(outs[-1].events[-1], MatchWon) or table.match.finished
+        return table.rec.model_dump_json() + table.match.model_dump_json()
+
+    assert play() == play()
