@@ -24,7 +24,6 @@ from pydantic import BaseModel
 
 from bot.models import GameRecord
 from bot.store import Store
-from engine.cards import DECK_SIZE, KITTY_SIZE
 from engine.hand import HandState, team_of
 from engine.match import MatchState
 from engine.records import HandResult
@@ -45,20 +44,8 @@ class HandRecord(BaseModel):
     hand_no: int
     finished_at: float
     seats: list[Player]
-    # the dealer the hand was started with (None in hand 1): with the seed, the deal replays
-    first_dealer: int | None = None
+    # the final state: its deck, log, tricks and result; ``hand.dealt_hands()`` is the deal
     hand: HandState
-
-    def dealt(self) -> list[list[int]]:
-        """Each seat's 25 cards as they were dealt (after the last redeal, if any)."""
-        h = self.hand
-        state = HandState.new(h.rules, h.seed, h.hand_number, self.first_dealer, h.levels)
-        hands = [list(x) for x in state.hands]
-        for action in h.log:
-            state.apply(action)
-            if action.kind == "deal" and state.dealt == DECK_SIZE - KITTY_SIZE:
-                hands = [list(x) for x in state.hands]
-        return hands
 
 
 class MatchRecord(BaseModel):
@@ -116,7 +103,6 @@ async def hand_over(
     hand, result = match.hand, match.hand.result
     if result is None:
         return None
-    first_dealer = match.results[-2].next_dealer if len(match.results) > 1 else None
     record = HandRecord(
         game_id=rec.id,
         chat_id=rec.chat_id,
@@ -124,7 +110,6 @@ async def hand_over(
         hand_no=hand.hand_number,
         finished_at=now,
         seats=_players(rec),
-        first_dealer=first_dealer,
         hand=hand,
     )
     db = store.db
