@@ -181,6 +181,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import aiohttp
+
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_BASELINE = "bc12337"  # the commit before issue 8's work
 HAND_KINDS = frozenset("TPHDNOVA")  # the kind letters of a DM hand keyboard
@@ -190,6 +192,7 @@ NAP = 2.0  # a person looks again after this long even if the bot did nothing (i
 PLAYING_FRACTION = 0.9  # the warm-up starts once this share of the tables played a card
 PLAYING_TIMEOUT = 900.0  # ... or after this many seconds, whatever the share
 MIN_PLAYS_TIMEOUT = 120.0  # how much longer a window may last to hold min_plays
+RETRY = 3.0  # seconds a Mini App's event stream waits before it opens again (EventSource's)
 KIND_NAMES = {"S": "Start", "N": "Pass", "H": "Hint", "P": "Play/Bury", "G": "Next hand"}
 
 
@@ -371,6 +374,7 @@ class AppBench(Bench):
     ) -> None:
         super().__init__(world, think)
         self.http, self.base, self.ping, self.meter = http, base, ping, meter
+        self.reopened = 0  # event streams that ended and were opened again
 
     def launch(self, person: Person) -> None:
         from bot.webapp.auth import sign
@@ -386,13 +390,18 @@ class AppBench(Bench):
             return await r.json() if r.status == 200 else None
 
     async def follow(self, t: Table, person: Person, game_id: int) -> None:
-        """The page's event stream: the newest view, the table woken on each."""
+        """The page's event stream: the newest view, the table woken on each; opened
+        again RETRY s after it ends (the bot let it go), as a browser's EventSource does."""
         query = {"game": str(game_id), "auth": person.init_data}
-        async with self.http.get(self.base + "api/events", params=query) as r:
-            async for line in r.content:
-                if line.startswith(b"data: "):
-                    person.view = json.loads(line[6:])
-                    t.wake.set()
+        while True:
+            with suppress(aiohttp.ClientError):
+                async with self.http.get(self.base + "api/events", params=query) as r:
+                    async for line in r.content:
+                        if line.startswith(b"data: "):
+                            person.view = json.loads(line[6:])
+                            t.wake.set()
+            self.reopened += 1
+            await asyncio.sleep(RETRY)
 
     async def shown(self, person: Person, game_id: int) -> None:
         while True:
@@ -642,7 +651,6 @@ class WebApp:
 
 
 async def serve_webapp(app: Any) -> WebApp:
-    import aiohttp
     from aiohttp import web
 
     from bot.webapp.server import make_app
@@ -652,7 +660,9 @@ async def serve_webapp(app: Any) -> WebApp:
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+    # no overall timeout: an event stream stays open as long as the table plays
+    timeout = aiohttp.ClientTimeout(total=None, sock_connect=30)
+    http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0), timeout=timeout)
     return WebApp(runner, http, f"http://127.0.0.1:{port}/")
 
 
@@ -781,7 +791,9 @@ async def measure(
                 for task in tasks:
                     task.cancel()
                 await asyncio.gather(*tasks, return_exceptions=True)
+                reopened = None
                 if players == "app":
+                    reopened = bench.reopened  # type: ignore[attr-defined]
                     await web.close()
                 calls = {
                     m: n - calls0.get(m, 0)
@@ -819,6 +831,7 @@ async def measure(
     return {
         "games": games,
         "players": players,
+        "streams_reopened": reopened,
         "window_s": seconds,
         "setup_s": setup_s,
         "to_play_s": to_play_s,
@@ -908,6 +921,7 @@ def figures(runs: list[dict[str, Any]]) -> dict[str, float | None]:
         ("gc_full", "full GCs in window"),
         ("gc_full_max_ms", "longest full GC ms"),
         ("mem_kb_per_game", "memory KiB per game"),
+        ("streams_reopened", "app streams reopened"),
         ("setup_s", "seating s (not measured)"),
         ("to_play_s", "starts→playing s (--playing)"),
     ):

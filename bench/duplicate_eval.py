@@ -1,14 +1,18 @@
 """Duplicate evaluation of two computer players (../shared/notes/computer-players.md).
 
     .venv/bin/python bench/duplicate_eval.py [--pairs 200] [--a search] [--b heuristic]
-        [--budget-ms 50] [--jobs 1] [--log pairs.txt] [--summarize pairs.txt]
+        [--budget-ms 50] [--jobs 1] [--deal-batch 25] [--log pairs.txt] [--summarize pairs.txt]
 
 A player is a name for ``engine.players.get`` (``random``, ``simple``, ``heuristic``,
 ``search``), optionally with options: ``search,budget_ms=50``; ``--budget-ms`` sets the
 budget of every search player that names none. One part of the search alone:
 ``search,cardplay=0,bury=1`` is the heuristic with only the bury searched (against
 ``heuristic``); ``search,bury=1`` against ``search`` is the bury with search card play
-(``bury_ms=300``: the bury's own budget, when ``--budget-ms`` is smaller).
+(``bury_ms=300``: the bury's own budget, when ``--budget-ms`` is smaller);
+``search,declare=1,cardplay=0`` is the heuristic with only declaring, overturning and
+炒底 searched. ``--deal-batch 3`` deals 3 cards a seat at a time and offers the seats a
+show after each batch in seat order, as the bot does (the default deals all at once, so
+shows wait for the after-deal window).
 
 Each deal is played twice with the teams swapped; the unit is the deal pair. Prints the
 mean paired difference in the attackers' points and in levels per deal pair with a 95%
@@ -37,6 +41,42 @@ endgame, so the pairs differ only from there; seeds 1000-1126 and 1400-1452):
     --a search --b search,endgame=0 --budget-ms 100 (180 pairs)
       points per deal pair  +1.11 ± 0.85 [+0.26, +1.97]  (defending -78.42, attacking +79.53)
       levels per deal pair  +0.02 ± 0.02 [-0.01, +0.04]
+
+The declaring search alone, 2026-12-01 (commit 0a5ff15, ``--jobs 2`` at nice 15 under a
+load of 10-14; default budget: 300 ms of work a decision; seeds 0-399 and 0-299, tuning
+seeds from 10000; heuristic card play and bury on both sides). "Gain" by role: A's result
+in that role minus the heuristic's own on the same deals (``--a heuristic --b heuristic``):
+
+    --a search,declare=1,cardplay=0 --b heuristic --deal-batch 3 (the bot's pace; 400 pairs)
+      points per deal pair  +7.39 ± 2.72 [+4.66, +10.11]  (gain defending +2.66 ± 2.11,
+                                                          attacking +4.72 ± 2.13)
+      levels per deal pair  +0.19 ± 0.07 [+0.12, +0.26]   (defending +0.08, attacking +0.11)
+      hands won by A        52.2% ± 3.5% of 800
+    --a search,declare=1,cardplay=0 --b heuristic (all dealt at once; 300 pairs)
+      points per deal pair  +10.17 ± 3.31 [+6.86, +13.48]  (gain defending +3.88 ± 2.64,
+                                                           attacking +6.28 ± 2.53)
+      levels per deal pair  +0.26 ± 0.09 [+0.17, +0.34]    (defending +0.10, attacking +0.15)
+      hands won by A        54.5% ± 4.0% of 600
+    decisions (bench/bench_declare.py, 60 moments): median 284 ms, p95 317 ms, max 338 ms
+      of CPU, 44 worlds an option (median)
+
+The search bury alone, 2026-12-01 (commit 4c3bb26, ``--jobs 2`` at nice 15 under a load of
+10-16 from other work; seeds 0-599, tuning on seeds from 50000 kept apart). The games of a
+pair differ from heuristic play only where the search buried otherwise: the dealer's bury,
+and an attacker's who overturned in 炒底 and picked the kitty up (the dealer stays, so that
+bury is the attackers': points in it count for them). "Gain" by role as above (A's result
+minus the heuristic's own on the same deals); a different result in 254 of 600 pairs.
+
+    --a search,cardplay=0,bury=1 --b heuristic (600 pairs; card play by the heuristic)
+      points per deal pair  +4.00 ± 1.86 [+2.14, +5.86]  (gain defending +2.03 ± 1.59,
+                                                          attacking +1.97 ± 1.05)
+      levels per deal pair  +0.10 ± 0.05 [+0.05, +0.15]  (defending +0.05 ± 0.04,
+                                                          attacking +0.05 ± 0.03)
+      hands won by A        51.2% ± 2.8% of 1200
+    --a search,bury=1,bury_ms=300 --b search --budget-ms 50 (59 pairs, seeds 0-52 and
+    1000-1005; search card play at 50 ms on both sides, commit ff5af6a)
+      points per deal pair  +2.97 ± 6.08 [-3.12, +9.05]
+      levels per deal pair  +0.12 ± 0.18 [-0.07, +0.30]
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ from bot.outbox import Clock, Outboxes
 from bot.publish import Publisher
 from bot.store import Store, database_fault
 from bot.table.commands import Command
-from bot.table.events import Charted, Event, durable
+from bot.table.events import Event, durable
 from bot.timers import Deadlines
 from engine.events import HandSettled
 from engine.match import MatchState
@@ -117,15 +117,16 @@ class GameService:
             window = game.window_deadline
             try:
                 out = table.apply(game, command, self.settings, self.moment())
+                shown: list[Event | history.Charted] = list(out.events)
                 if out.events:
-                    await self._hand_over(game, out.events)
+                    shown += await self._hand_over(game, out.events)
                     await self.save(game, wait=durable(out.events))
             except Exception as e:
                 self._failed(game, "changing it", window)
                 raise StepFailed(game.rec.id) from e
             try:
-                if out.events:
-                    self.publisher.publish(game, out.events)
+                if shown:
+                    self.publisher.publish(game, shown)
                 self._arm(game)
             except Exception:
                 self._failed(game, "showing it or arming its timer", game.window_deadline)
@@ -181,15 +182,14 @@ class GameService:
         except Exception:
             log.exception("game %s: showing it as saved failed too", rec.id)
 
-    async def _hand_over(self, game: Game, events: list[Event]) -> None:
+    async def _hand_over(self, game: Game, events: list[Event]) -> list[history.Charted]:
         """A finished hand (and match) is kept in the history, committed with the
         game's save; a match that just ended shows its level chart."""
         rec, match = game.rec, game.match
         if match is None or not any(isinstance(e, HandSettled) for e in events):
-            return
+            return []
         ended = await history.hand_over(self.store, rec, match, self.wall())
-        if ended is not None:
-            events.append(Charted(ended))
+        return [] if ended is None else [history.Charted(ended)]
 
     async def save(self, game: Game, wait: bool = True) -> None:
         """Write the game; ``wait`` for the disk unless only a selection changed (it

@@ -35,6 +35,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import codec, slots
 from bot.config import Settings
+from bot.history import Charted
 from bot.i18n import t
 from bot.live import Game
 from bot.models import GameRecord
@@ -47,7 +48,6 @@ from bot.render.names import shown
 from bot.table import Moment, turn_clock
 from bot.table.events import (
     LOBBY,
-    Charted,
     Closed,
     DmFailed,
     Event,
@@ -156,7 +156,9 @@ class Publisher:
         seen = _seen(slot)
         return seen is not None and seen < done
 
-    def publish(self, game: Game, events: Sequence[Event] = (), full: bool = False) -> None:
+    def publish(
+        self, game: Game, events: Sequence[Event | Charted] = (), full: bool = False
+    ) -> None:
         """Every chat of the game shows its state as of now (as far as it needs), after
         ``events`` (what the change did); ``full``: the lobby too, whatever happened
         (at start-up, after a failure)."""
@@ -173,7 +175,7 @@ class Publisher:
         for listener in self.listeners:
             listener(game)
 
-    def _notice(self, game: Game, e: Event) -> None:
+    def _notice(self, game: Game, e: Event | Charted) -> None:
         """What a moment says besides the game's own messages."""
         rec = game.rec
         group = self.outboxes.get(rec.chat_id)
@@ -225,7 +227,7 @@ class Publisher:
         text = t(rec.lang, "dm_failed", name=render_table.name_of(rec, seat), n=seat + 1)
         return Content(text, markup)
 
-    def _group(self, game: Game, events: Sequence[Event], full: bool) -> None:
+    def _group(self, game: Game, events: Sequence[Event | Charted], full: bool) -> None:
         rec, match = game.rec, game.match
         if rec.group_gone:  # the bot is not in the group: nothing can be shown there
             return

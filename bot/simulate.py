@@ -19,11 +19,21 @@ from typing import TextIO
 
 from bot.i18n import LANGS, has, plural, t
 from bot.render.cards import cards_label, rank_label, suit_label
-from engine.hand import Action, Deal, HandState, Trick
+from engine.events import (
+    Buried,
+    Declared,
+    Event,
+    KittyTaken,
+    Overturned,
+    Reinforced,
+    TrickWon,
+)
+from engine.hand import Action, Bury, Deal, HandState, Trick
 from engine.match import MatchState
 from engine.players import choose_action
 from engine.rules import PRESETS, RuleSet
-from engine.units import decompose
+from engine.seats import SEATS, team_of
+from engine.tricks import play_kind
 
 
 def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
@@ -59,6 +69,7 @@ def at_least_one(value: str) -> int:
 class Narrator:
     def __init__(self, lang: str, out: TextIO) -> None:
         self.lang, self.out = lang, out
+        self.trump_told = False  # this hand's trump line was written
 
     def say(self, key: str, **kw: object) -> None:
         if has(self.lang, f"{key}.other"):  # a count: its plural form
@@ -87,55 +98,55 @@ class Narrator:
             match.start_next_hand()
         if match.winner is not None:
             team = match.winner
+            a, b = (seat + 1 for seat in SEATS if team_of(seat) == team)
             self.say(
                 "sim.won",
                 team=t(self.lang, f"team.short.{team}"),
-                a=team + 1,
-                b=team + 3,
+                a=a,
+                b=b,
                 n=match.hand_number,
             )
         else:
             self.say("sim.stopped", n=match.hand_number)
 
     def hand(self, match: MatchState, rng: random.Random) -> None:
-        """Play the current hand to its end with the computer players, narrating."""
-        told, trump_told = 0, False
+        """Play the current hand to its end with the computer players, narrating what
+        the engine says happened (its events)."""
+        self.trump_told = False
         while match.hand.phase != "done":
             action = _next_action(match.hand, rng)
-            match.apply(action)
-            hand = match.hand
-            if action.kind == "show":
-                trump = suit_label(hand.trump, self.lang)
-                cards = self.cards(hand, action.cards)
-                self.say("sim.show", seat=action.seat + 1, cards=cards, trump=trump)
-            elif action.kind == "bury":
-                self.say("sim.bury", seat=action.seat + 1, cards=self.cards(hand, action.cards))
-            if not trump_told and hand.phase not in ("dealing", "after_deal"):
-                trump_told = True
-                kitty = "sim.trump.kitty" if hand.declaring.from_kitty else "sim.trump"
-                trump = suit_label(hand.trump, self.lang)
-                assert hand.dealer is not None  # the deal is over: somebody deals
-                self.say(kitty, trump=trump, level=rank_label(hand.level), seat=hand.dealer + 1)
-            done = [tr for tr in hand.tricks if tr.winner is not None]
-            for number, trick in enumerate(done[told:], start=told + 1):
-                self.trick(hand, number, trick)
-            told = len(done)
+            for event in match.apply(action):
+                self.event(match.hand, action, event)
         self.result(match.hand)
+
+    def event(self, hand: HandState, action: Action, event: Event) -> None:
+        if isinstance(event, Declared | Reinforced | Overturned):
+            trump = suit_label(hand.trump, self.lang)
+            cards = self.cards(hand, list(event.cards))
+            self.say("sim.show", seat=event.seat + 1, cards=cards, trump=trump)
+        elif isinstance(event, Buried) and isinstance(action, Bury):
+            # the log knows every hand: it names what was buried
+            self.say("sim.bury", seat=event.seat + 1, cards=self.cards(hand, action.cards))
+        elif isinstance(event, KittyTaken) and not self.trump_told:
+            # the declaring is over (炒底 aside): trump, level and dealer are known
+            self.trump_told = True
+            kitty = "sim.trump.kitty" if hand.declaring.from_kitty else "sim.trump"
+            trump = suit_label(hand.trump, self.lang)
+            self.say(kitty, trump=trump, level=rank_label(hand.level), seat=event.seat + 1)
+        elif isinstance(event, TrickWon):
+            self.trick(hand, event.trick + 1, hand.tricks[event.trick])
 
     def trick(self, hand: HandState, number: int, trick: Trick) -> None:
         ctx = hand.ctx
         lead = trick.plays[0]
         plays = []
-        for i, play in enumerate(trick.plays):
+        for play in trick.plays:
             text = t(self.lang, "sim.play", seat=play.seat + 1, cards=self.cards(hand, play.cards))
             if play.attempted is not None:
                 tried = self.cards(hand, play.attempted)
                 text += " " + t(self.lang, "sim.failed_throw", cards=tried)
-            elif i == 0 and len(decompose(ctx, play.cards) or ()) > 1:
-                text += " " + t(self.lang, "sim.throw")
-            elif i > 0 and not ctx.is_trump(lead.cards[0]):
-                if all(ctx.is_trump(c) for c in play.cards):
-                    text += " " + t(self.lang, "sim.ruff")
+            elif kind := play_kind(ctx, lead.cards, play.cards, play is lead):
+                text += " " + t(self.lang, f"sim.{kind}")
             plays.append(text)
         self.say(
             "sim.trick",

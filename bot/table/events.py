@@ -12,14 +12,11 @@ last seconds is *light* (:data:`LIGHT`): the change need not wait for the disk.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
+from bot.models import Seat
 from engine.events import Event as EngineEvent
-
-if TYPE_CHECKING:
-    from bot.history import MatchRecord
-    from bot.models import Seat
-    from engine.view import PublicView
+from engine.view import PublicView
 
 
 @dataclass(slots=True)
@@ -176,15 +173,6 @@ class GroupBack:
     kind: Literal["group_back"] = "group_back"
 
 
-@dataclass(slots=True)
-class Charted:
-    """(Added by the change path, not the table: it comes from the saved history.)
-    The match ended and its level chart is shown."""
-
-    record: MatchRecord
-    kind: Literal["charted"] = "charted"
-
-
 TableEvent = (
     Opened
     | Seated
@@ -206,7 +194,6 @@ TableEvent = (
     | ChatMoved
     | GroupGone
     | GroupBack
-    | Charted
 )
 Event = EngineEvent | TableEvent
 

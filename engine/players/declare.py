@@ -25,7 +25,9 @@ rollouts beyond what the rules make of it (a single can be overturned by any pai
 
 The budget is work, as in :mod:`engine.players.search`: ``budget_ms * PLAYS_PER_MS``
 simulated plays, a rollout counting ``ROLLOUT_PLAYS``; a seat without a show option
-passes at once.
+passes at once. At the default budget a decision takes about 0.3 s of CPU (p95 0.32 s,
+``bench/bench_declare.py``); alone against the heuristic's declaring it gained +7.4 ± 2.7
+points per deal pair at the bot's dealing pace (figures in ``bench/duplicate_eval.py``).
 """
 
 from __future__ import annotations
