@@ -19,14 +19,13 @@ from typing import Any, cast
 from apscheduler.jobstores.base import JobLookupError
 from telegram.ext import CallbackContext, Job, JobQueue
 
-from bot import table
+from bot import computer, table
 from bot.computer import Computers
 from bot.config import Settings
 from bot.live import Game, StepFailed, Tables
 from bot.outbox import Clock
 from bot.publish import Publisher
 from bot.table.commands import Tick, Token
-from engine.hand import Action
 
 log = logging.getLogger(__name__)
 
@@ -81,8 +80,7 @@ class Deadlines:
             self.arm_timer(game_id, token, HOLD_POLL_SECONDS)
             return
         if game is not None:
-            thought = await self._think(game, token)
-            await self.tables.change(game, Tick(token, thought))
+            await self.tables.change(game, await self._think(game, token))
 
     def _hold(self, game: Game, token: Token) -> bool:
         """A computer's move waits while the group's table does not show the last trick
@@ -102,15 +100,26 @@ class Deadlines:
             return False
         return self.publisher.group_behind(game)
 
-    async def _think(self, game: Game, token: Token) -> Action | None:
-        """The computer's move for a turn's timer, decided before the game's lock is taken
-        (a search runs in a worker process meanwhile: the game's presses are not held up).
-        The table applies it only if the game is still where it was."""
+    async def _think(self, game: Game, token: Token) -> Tick:
+        """The timer's change, with the computers' decisions it needs made before the
+        game's lock is taken (a search runs in a worker process meanwhile: the game's
+        presses are not held up): a turn's move, or at a search strength the shows of a
+        deal batch or the after-deal window (the easy heuristic decides those in the
+        change). The table applies them only if the game is still where it was."""
+        strength = game.rec.computer_strength
+        if computer.searches(strength) and token[2] in ("deal", "robots"):
+            asked = table.showing(game, token, self.settings)
+            shows = await asyncio.gather(
+                *(self.computers.act(strength, obs, rng) for obs, rng in asked)
+            )
+            return Tick(
+                token, shows={obs.seat: a for (obs, _), a in zip(asked, shows, strict=True)}
+            )
         deciding = table.deciding(game, token)
         if deciding is None:
-            return None
+            return Tick(token)
         obs, rng = deciding
-        return await self.computers.act(game.rec.computer_strength, obs, rng)
+        return Tick(token, await self.computers.act(strength, obs, rng))
 
 
 class _ShutdownCancellations(logging.Filter):
