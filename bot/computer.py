@@ -22,8 +22,10 @@ At a search strength every decision of a computer or 托管 seat is searched in 
 +7.4 ± 2.7 points per deal pair alone at the bot's dealing pace), the bury
 (``engine.players.bury``: +4.0 ± 1.9 points, +0.10 ± 0.05 levels per deal pair alone,
 600 pairs; figures in ``bench/duplicate_eval.py``) and card play. The shows of a deal
-batch and of the after-deal window are decided before the timer's change, as a turn's
-move is (``bot.timers``); a seat with nothing to show passes at once, without the pool.
+batch and of the after-deal window are decided as soon as their timer is armed, so the
+deal's pace covers the search (``bot.timers``), and applied by the timer's change only
+if the table is still where it was; a seat with nothing to show passes at once, without
+the pool. What a batch waits for: ``bench/bench_deal_latency.py``.
 """
 
 from __future__ import annotations
