@@ -200,8 +200,14 @@ def attach(deadlines: Deadlines, job_queue: JobQueue[Any]) -> None:
 
     def arm(game_id: int, token: Token, delay: float) -> None:
         when = max(0.0, delay)
+        # however late the loop gets to it (APScheduler drops a job more than 1 s late
+        # by default: its game would wait for a timer that never fires)
         pending[game_id] = job_queue.run_once(
-            _fire, when=when, data=(game_id, token), name=name(game_id)
+            _fire,
+            when=when,
+            data=(game_id, token),
+            name=name(game_id),
+            job_kwargs={"misfire_grace_time": None},
         )
 
     async def _fire(context: CallbackContext[Any, Any, Any, Any]) -> None:
