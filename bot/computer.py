@@ -22,18 +22,22 @@ At a search strength every decision of a computer or 托管 seat is searched in 
 +7.4 ± 2.7 points per deal pair alone at the bot's dealing pace), the bury
 (``engine.players.bury``: +4.0 ± 1.9 points, +0.10 ± 0.05 levels per deal pair alone,
 600 pairs; figures in ``bench/duplicate_eval.py``) and card play. The shows of a deal
-batch and of the after-deal window are decided before the timer's change, as a turn's
-move is (``bot.timers``); a seat with nothing to show passes at once, without the pool.
+batch and of the after-deal window are decided as soon as their timer is armed, so the
+deal's pace covers the search (``bot.timers``), and applied by the timer's change only
+if the table is still where it was; a seat with nothing to show passes at once, without
+the pool. What a batch waits for: ``bench/bench_deal_latency.py``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
 import random
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from engine.hand import Action, Observation, Pass
 from engine.players import Player, get
@@ -46,6 +50,8 @@ BUDGET_MS = {"normal": 50, "hard": DEFAULT_BUDGET_MS}
 # the search's parts the bot's computers use besides card play: each measured alone
 # against the heuristic's (module docstring); 0 turns one back to the heuristic
 SEARCH_OPTIONS = {"declare": 1, "bury": 1}
+
+log = logging.getLogger(__name__)
 
 
 def searches(strength: str | None) -> bool:
@@ -101,6 +107,14 @@ class Computers:
         try:
             player = player_for(strength)
             return await loop.run_in_executor(self._pool, _think, player, obs, seed)
+        except BrokenProcessPool:
+            # a worker died (killed, out of memory): the game must not stall on it
+            log.error("a computer players' worker process died: this move by the heuristic")
+            self.close()  # the next search starts a new pool
+            return get("heuristic")(obs, random.Random(seed))
+        except Exception:
+            log.exception("the search failed (%s): this move by the heuristic", obs.phase)
+            return get("heuristic")(obs, random.Random(seed))
         finally:
             self.thinking -= 1
 

@@ -146,19 +146,21 @@ def tick(table: Table, cmd: Tick, step: Step) -> None:
     rng = decision_rng(rec.seed, hand.hand_number, hand.version)
     if kind == "deal":
         out += match.apply(Deal(n=4 * step.pace.deal_batch))
-        if cmd.shows is not None:
+        if cmd.shows is not None:  # decided before, at a search strength
             _shows(table, cmd.shows, out)
-        for seat in range(4) if cmd.shows is None else ():  # computers race to declare
-            if rec.seats[seat].computer and hand.phase == "dealing":
-                action = choose_action(hand.observation(seat), rng)
-                if isinstance(action, Show):
-                    _try(match, action, out)
+        else:  # computers race to declare like everyone else
+            for seat in range(4):
+                if rec.seats[seat].computer and hand.phase == "dealing":
+                    action = choose_action(hand.observation(seat), rng)
+                    if isinstance(action, Show):
+                        _try(match, action, out)
     elif kind == "robots":
         if cmd.shows is not None:
             _shows(table, cmd.shows, out)
-        for seat in range(4) if cmd.shows is None else ():
-            if robot(rec, seat) and hand.phase == "after_deal" and hand.can_pass(seat):
-                _try(match, choose_action(hand.observation(seat), rng), out)
+        else:
+            for seat in range(4):
+                if robot(rec, seat) and hand.phase == "after_deal" and hand.can_pass(seat):
+                    _try(match, choose_action(hand.observation(seat), rng), out)
     elif kind == "window":
         for seat in range(4):
             if hand.phase == "after_deal" and hand.can_pass(seat):

@@ -117,3 +117,26 @@ async def test_easy_buries_in_the_loop_like_the_heuristic():
         obs, random.Random(1)
     )
     assert computers._pool is None and not computers.searched
+
+
+async def test_a_dead_worker_process_costs_one_heuristic_move_not_the_game(caplog):
+    computers = Computers(workers=1)
+    try:
+        state = a_position()
+        obs = state.observation(state.turn)  # type: ignore[arg-type]
+        await computers.act("normal", obs, random.Random(1))  # the pool is up
+        pool = computers._pool
+        assert pool is not None
+        for process in list(pool._processes.values()):  # as the OOM killer would
+            process.kill()
+            process.join()
+        action = await computers.act("normal", obs, random.Random(1))
+        assert action == get("heuristic")(obs, random.Random(random.Random(1).getrandbits(32)))
+        errors = [r for r in caplog.records if r.levelname == "ERROR"]
+        assert len(errors) == 1 and "worker process died" in errors[0].getMessage()
+        assert not errors[0].exc_info
+        again = await computers.act("normal", obs, random.Random(2))  # a new pool
+        assert computers._pool is not None and computers._pool is not pool
+        state.apply(again)
+    finally:
+        computers.close()
