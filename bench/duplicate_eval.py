@@ -59,6 +59,24 @@ in that role minus the heuristic's own on the same deals (``--a heuristic --b he
       hands won by A        54.5% ± 4.0% of 600
     decisions (bench/bench_declare.py, 60 moments): median 284 ms, p95 317 ms, max 338 ms
       of CPU, 44 worlds an option (median)
+
+The search bury alone, 2026-12-01 (commit 4c3bb26, ``--jobs 2`` at nice 15 under a load of
+10-16 from other work; seeds 0-599, tuning on seeds from 50000 kept apart). The games of a
+pair differ from heuristic play only where the search buried otherwise: the dealer's bury,
+and an attacker's who overturned in 炒底 and picked the kitty up (the dealer stays, so that
+bury is the attackers': points in it count for them). "Gain" by role as above (A's result
+minus the heuristic's own on the same deals); a different result in 254 of 600 pairs.
+
+    --a search,cardplay=0,bury=1 --b heuristic (600 pairs; card play by the heuristic)
+      points per deal pair  +4.00 ± 1.86 [+2.14, +5.86]  (gain defending +2.03 ± 1.59,
+                                                          attacking +1.97 ± 1.05)
+      levels per deal pair  +0.10 ± 0.05 [+0.05, +0.15]  (defending +0.05 ± 0.04,
+                                                          attacking +0.05 ± 0.03)
+      hands won by A        51.2% ± 2.8% of 1200
+    --a search,bury=1,bury_ms=300 --b search --budget-ms 50 (59 pairs, seeds 0-52 and
+    1000-1005; search card play at 50 ms on both sides, commit ff5af6a)
+      points per deal pair  +2.97 ± 6.08 [-3.12, +9.05]
+      levels per deal pair  +0.12 ± 0.18 [-0.07, +0.30]
 """
 
 from __future__ import annotations

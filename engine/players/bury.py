@@ -23,7 +23,11 @@ The budget is work, not wall time: ``budget_ms * BURY_SCALE * PLAYS_PER_MS`` sim
 plays (the card-play search's unit), so a bury is a function of the observation and the
 random stream alone: reproducible and blind to hidden cards. The search draws from a copy
 of the seat's stream (the stream itself is not advanced), so the card play after it meets
-the same random numbers as after a heuristic bury.
+the same random numbers as after a heuristic bury. At the default budget (300 ms) that is
+about 200 full playouts, p50 0.75 s and p95 0.95 s of CPU a bury (60 buries, a loaded
+2-core machine). Alone against the heuristic's bury, card play by the heuristic on both
+sides: +4.0 ± 1.9 points and +0.10 ± 0.05 levels per deal pair over 600 pairs (figures
+in ``bench/duplicate_eval.py``).
 """
 
 from __future__ import annotations
