@@ -73,10 +73,17 @@ minus the heuristic's own on the same deals); a different result in 254 of 600 p
       levels per deal pair  +0.10 ± 0.05 [+0.05, +0.15]  (defending +0.05 ± 0.04,
                                                           attacking +0.05 ± 0.03)
       hands won by A        51.2% ± 2.8% of 1200
-    --a search,bury=1,bury_ms=300 --b search --budget-ms 50 (59 pairs, seeds 0-52 and
-    1000-1005; search card play at 50 ms on both sides, commit ff5af6a)
-      points per deal pair  +2.97 ± 6.08 [-3.12, +9.05]
-      levels per deal pair  +0.12 ± 0.18 [-0.07, +0.30]
+    --a search,bury=1,bury_ms=300 --b search --budget-ms 50 (180 pairs, seeds 0-111 and
+    1000-1067; search card play at 50 ms on both sides, commit ff5af6a; a different
+    result in 81 pairs)
+      points per deal pair  +4.53 ± 5.99 [-1.46, +10.51]
+      levels per deal pair  +0.09 ± 0.14 [-0.05, +0.23]
+      hands won by A        49.2% ± 5.2% of 360
+    decisions (60 buries at 300 ms, seeds 9000+): median 752 ms, p95 952 ms, max 1011 ms of
+      CPU under a load of 12-14 (30 buries earlier, load 10: 688, 806, 810 ms); about 200
+      full playouts a bury. Tuning was only a first look (confidence 0 against 1 standard
+      error on 40 and 100 pairs of seeds from 50000: no difference to see); the constants
+      of ``engine/players/bury.py`` are untuned.
 """
 
 from __future__ import annotations

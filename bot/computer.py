@@ -15,25 +15,49 @@ computer thinks, every other game's presses are answered at once; the turn's tim
 (``bot.timers``) asks before it takes the game's lock, so the game's own presses are
 not held up either, and applies the move only if the game is still where it was. A
 decision is a function of the position and the game's seed (the budget is counted in
-work, not time), so a game replays the same. Declaring and burying use the heuristic in
-every strength.
+work, not time), so a game replays the same.
+
+At a search strength every decision of a computer or 托管 seat is searched in the pool
+(:data:`SEARCH_OPTIONS`): declaring, overturning and 炒底 (``engine.players.declare``:
++7.4 ± 2.7 points per deal pair alone at the bot's dealing pace), the bury
+(``engine.players.bury``: +4.0 ± 1.9 points, +0.10 ± 0.05 levels per deal pair alone,
+600 pairs; figures in ``bench/duplicate_eval.py``) and card play. The shows of a deal
+batch and of the after-deal window are decided as soon as their timer is armed, so the
+deal's pace covers the search (``bot.timers``), and applied by the timer's change only
+if the table is still where it was; a seat with nothing to show passes at once, without
+the pool. What a batch waits for: ``bench/bench_deal_latency.py``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
 import random
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
-from engine.hand import Action, Observation
+from engine.hand import Action, Observation, Pass
 from engine.players import Player, get
+from engine.players.declare import PHASES as SHOW_PHASES
 from engine.players.search import DEFAULT_BUDGET_MS
 
 STRENGTHS = ("easy", "normal", "hard")
 DEFAULT_STRENGTH = "easy"
 BUDGET_MS = {"normal": 50, "hard": DEFAULT_BUDGET_MS}
+# the search's parts the bot's computers use besides card play: each measured alone
+# against the heuristic's (module docstring); 0 turns one back to the heuristic
+SEARCH_OPTIONS = {"declare": 1, "bury": 1}
+
+log = logging.getLogger(__name__)
+
+
+def searches(strength: str | None) -> bool:
+    """Whether computers of this strength search (else: the heuristic, in the loop)."""
+    strength = strength if strength in STRENGTHS else DEFAULT_STRENGTH
+    return strength in BUDGET_MS
 
 
 def player_for(strength: str) -> Player:
@@ -41,7 +65,7 @@ def player_for(strength: str) -> Player:
     budget = BUDGET_MS.get(strength if strength in STRENGTHS else DEFAULT_STRENGTH)
     if budget is None:
         return get("heuristic")
-    return get("search", budget_ms=budget)
+    return get("search", budget_ms=budget, **SEARCH_OPTIONS)
 
 
 def decision_rng(game_seed: int, hand_number: int, version: int) -> random.Random:
@@ -50,9 +74,10 @@ def decision_rng(game_seed: int, hand_number: int, version: int) -> random.Rando
     return random.Random(game_seed * 7919 + version * 31 + hand_number)
 
 
-def _think(strength: str, obs: Observation, seed: int) -> Action:
-    """In a worker process: the decision of a player of this strength."""
-    return player_for(strength)(obs, random.Random(seed))
+def _think(player: Player, obs: Observation, seed: int) -> Action:
+    """In a worker process: the player's decision (the player is resolved in the bot's
+    process, so the budget is the one the bot has now)."""
+    return player(obs, random.Random(seed))
 
 
 class Computers:
@@ -62,12 +87,15 @@ class Computers:
         self.workers = workers or min(2, os.cpu_count() or 1)
         self._pool: ProcessPoolExecutor | None = None
         self.thinking = 0  # decisions in flight in the pool
+        self.searched: Counter[str] = Counter()  # decisions made in the pool, by phase
 
     async def act(self, strength: str | None, obs: Observation, rng: random.Random) -> Action:
         """The move of a computer (or 托管) seat of a game whose computers play at ``strength``."""
         strength = strength or DEFAULT_STRENGTH
-        if strength == "easy" or obs.phase != "playing":
+        if not searches(strength):
             return get("heuristic")(obs, rng)
+        if obs.phase in SHOW_PHASES and not obs.show_options:
+            return Pass(seat=obs.seat)  # nothing to show: what the search says at once
         if self._pool is None:
             # spawned workers: forking the bot's process (threads, an event loop) is unsafe
             context = multiprocessing.get_context("spawn")
@@ -75,8 +103,18 @@ class Computers:
         loop = asyncio.get_running_loop()
         seed = rng.getrandbits(32)
         self.thinking += 1
+        self.searched[obs.phase] += 1
         try:
-            return await loop.run_in_executor(self._pool, _think, strength, obs, seed)
+            player = player_for(strength)
+            return await loop.run_in_executor(self._pool, _think, player, obs, seed)
+        except BrokenProcessPool:
+            # a worker died (killed, out of memory): the game must not stall on it
+            log.error("a computer players' worker process died: this move by the heuristic")
+            self.close()  # the next search starts a new pool
+            return get("heuristic")(obs, random.Random(seed))
+        except Exception:
+            log.exception("the search failed (%s): this move by the heuristic", obs.phase)
+            return get("heuristic")(obs, random.Random(seed))
         finally:
             self.thinking -= 1
 

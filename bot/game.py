@@ -157,9 +157,11 @@ class GameService:
             del self._retiring[rec.id]
 
     def close(self) -> None:
-        """The bot stops: ended games waiting for their last messages stop waiting."""
+        """The bot stops: ended games waiting for their last messages stop waiting, and
+        no computer thinks ahead of a timer any more."""
         for task in list(self._retiring.values()):
             task.cancel()
+        self.deadlines.close()
 
     def _failed(self, game: Game, doing: str, window: float | None) -> None:
         """(Under the game's lock, in an ``except``.) Log the failure once; the game

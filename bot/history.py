@@ -24,12 +24,8 @@ from pydantic import BaseModel
 
 from bot.models import GameRecord
 from bot.store import Store
-from engine.cards import DECK_SIZE, KITTY_SIZE
 from engine.hand import HandState, team_of
 from engine.match import MatchState
-from engine.records import HandResult
-from engine.rules import RuleSet
-from engine.scoring import climb
 
 
 class Player(BaseModel):
@@ -45,20 +41,8 @@ class HandRecord(BaseModel):
     hand_no: int
     finished_at: float
     seats: list[Player]
-    # the dealer the hand was started with (None in hand 1): with the seed, the deal replays
-    first_dealer: int | None = None
+    # the final state: its deck, log, tricks and result; ``hand.dealt_hands()`` is the deal
     hand: HandState
-
-    def dealt(self) -> list[list[int]]:
-        """Each seat's 25 cards as they were dealt (after the last redeal, if any)."""
-        h = self.hand
-        state = HandState.new(h.rules, h.seed, h.hand_number, self.first_dealer, h.levels)
-        hands = [list(x) for x in state.hands]
-        for action in h.log:
-            state.apply(action)
-            if action.kind == "deal" and state.dealt == DECK_SIZE - KITTY_SIZE:
-                hands = [list(x) for x in state.hands]
-        return hands
 
 
 class MatchRecord(BaseModel):
@@ -77,23 +61,12 @@ def _players(rec: GameRecord) -> list[Player]:
     return [Player(user_id=s.user_id, name=s.name, computer=s.computer) for s in rec.seats]
 
 
-def gained(rules: RuleSet, result: HandResult) -> list[int]:
-    """The levels each team climbed in the hand: the side that went up climbs the level
-    table's steps as far as the engine's stops let it (``engine.scoring.climb``), so a
-    full round under ``wrap`` counts 13, not 0; the other side climbs none."""
-    defenders = result.defenders
-    up = defenders if result.winner == "defenders" else 1 - defenders
-    out = [0, 0]
-    out[up] = climb(rules, result.levels_before[up], result.steps, defended=up == defenders)
-    return out
-
-
 def progression(match: MatchState) -> list[list[int]]:
     """Each team's level before hand 1 and after every hand, unwrapped (A + 1 = 14th)."""
     levels = [match.rules.start_level] * 2
     out = [list(levels)]
     for r in match.results:
-        up = gained(match.rules, r)
+        up = r.climbed(match.rules)
         levels = [levels[t] + up[t] for t in (0, 1)]
         out.append(list(levels))
     return out
@@ -116,7 +89,6 @@ async def hand_over(
     hand, result = match.hand, match.hand.result
     if result is None:
         return None
-    first_dealer = match.results[-2].next_dealer if len(match.results) > 1 else None
     record = HandRecord(
         game_id=rec.id,
         chat_id=rec.chat_id,
@@ -124,7 +96,6 @@ async def hand_over(
         hand_no=hand.hand_number,
         finished_at=now,
         seats=_players(rec),
-        first_dealer=first_dealer,
         hand=hand,
     )
     db = store.db
@@ -145,13 +116,13 @@ async def hand_over(
         return None  # already kept
     hand_id = cur.lastrowid
     rows = []
-    up = gained(match.rules, result)
+    up = result.climbed(match.rules)
     for seat, s in enumerate(rec.seats):
         if s.user_id is None or s.computer:
             continue
         team = team_of(seat)
         defended = team == result.defenders
-        won = (result.winner == "defenders") == defended
+        won = team == result.winning_team
         rows.append((hand_id, seat, s.user_id, rec.chat_id, s.name, defended, won, up[team]))
     await db.executemany(
         "INSERT INTO hand_players(hand_id, seat, user_id, chat_id, name, defended, won,"

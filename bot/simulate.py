@@ -32,6 +32,7 @@ from engine.hand import Action, Bury, Deal, HandState, Trick
 from engine.match import MatchState
 from engine.players import choose_action
 from engine.rules import PRESETS, RuleSet
+from engine.seats import SEATS, team_of
 from engine.tricks import play_kind
 
 
@@ -97,11 +98,12 @@ class Narrator:
             match.start_next_hand()
         if match.winner is not None:
             team = match.winner
+            a, b = (seat + 1 for seat in SEATS if team_of(seat) == team)
             self.say(
                 "sim.won",
                 team=t(self.lang, f"team.short.{team}"),
-                a=team + 1,
-                b=team + 3,
+                a=a,
+                b=b,
                 n=match.hand_number,
             )
         else:

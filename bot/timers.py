@@ -19,14 +19,13 @@ from typing import Any, cast
 from apscheduler.jobstores.base import JobLookupError
 from telegram.ext import CallbackContext, Job, JobQueue
 
-from bot import table
+from bot import computer, table
 from bot.computer import Computers
 from bot.config import Settings
 from bot.live import Game, StepFailed, Tables
 from bot.outbox import Clock
 from bot.publish import Publisher
 from bot.table.commands import Tick, Token
-from engine.hand import Action
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +33,8 @@ log = logging.getLogger(__name__)
 # for this many group pacing intervals at most (then it plays anyway)
 HOLD_POLL_SECONDS = 0.1
 HOLD_LIMIT_INTERVALS = 4.0
+# timers whose computers' shows (at a search strength) are decided while the timer waits
+SHOW_WINDOWS = ("deal", "robots")
 # ``arm(game_id, token, delay)``; ``disarm(game_id)``
 Arm = Callable[[int, Token, float], None]
 Disarm = Callable[[int], None]
@@ -53,6 +54,8 @@ class Deadlines:
         self.arm_timer: Arm = lambda *_: None
         self.disarm_timer: Disarm = lambda *_: None
         self._armed: dict[int, Token] = {}  # game -> the token of its pending timer
+        # game -> a show window's timer and its change, decided while the timer waits
+        self._ahead: dict[int, tuple[Token, asyncio.Task[Tick]]] = {}
 
     def arm(self, game_id: int, due: tuple[Token, float] | None, again: bool = False) -> None:
         """Arm the single timer a game needs now (``bot.table.due``), or none. A timer
@@ -62,14 +65,42 @@ class Deadlines:
             return
         self.disarm_timer(game_id)
         self._armed.pop(game_id, None)
+        self._drop_ahead(game_id)
         if due is not None:
             self._armed[game_id] = due[0]
             self.arm_timer(game_id, *due)
+            if due[0][2] in SHOW_WINDOWS:
+                task = asyncio.get_running_loop().create_task(self._ahead_of(game_id, due[0]))
+                task.add_done_callback(_retrieved)  # a dropped one's failure: fire logs its own
+                self._ahead[game_id] = (due[0], task)
 
     def forget(self, game_id: int) -> None:
         """A game that ended leaves: its timer (none is armed for an ended game)."""
         self.disarm_timer(game_id)
         self._armed.pop(game_id, None)
+        self._drop_ahead(game_id)
+
+    def close(self) -> None:
+        """The bot stops: no show window is decided ahead any more."""
+        for game_id in list(self._ahead):
+            self._drop_ahead(game_id)
+
+    def _drop_ahead(self, game_id: int) -> None:
+        ahead = self._ahead.pop(game_id, None)
+        if ahead is not None:
+            ahead[1].cancel()
+
+    async def _ahead_of(self, game_id: int, token: Token) -> Tick:
+        """A show window's change, decided as soon as its timer is armed: the deal's pace
+        (or the computers' delay) covers the computers' thinking. The game is read once
+        the change that armed the timer is done; if it moved on by then, nobody is asked
+        and the table does nothing with the tick."""
+        game = await self.tables.get(game_id)
+        if game is None:
+            return Tick(token)
+        async with game.lock:
+            pass  # the change that armed this timer is done (saved and published)
+        return await self._think(game, token)
 
     async def fire(self, game_id: int, token: Token) -> None:
         """A timer went off: act if the game is still where it was when armed."""
@@ -81,8 +112,12 @@ class Deadlines:
             self.arm_timer(game_id, token, HOLD_POLL_SECONDS)
             return
         if game is not None:
-            thought = await self._think(game, token)
-            await self.tables.change(game, Tick(token, thought))
+            ahead = self._ahead.pop(game_id, None)
+            if ahead is not None and ahead[0] == token:
+                tick = await ahead[1]
+            else:
+                tick = await self._think(game, token)
+            await self.tables.change(game, tick)
 
     def _hold(self, game: Game, token: Token) -> bool:
         """A computer's move waits while the group's table does not show the last trick
@@ -102,15 +137,31 @@ class Deadlines:
             return False
         return self.publisher.group_behind(game)
 
-    async def _think(self, game: Game, token: Token) -> Action | None:
-        """The computer's move for a turn's timer, decided before the game's lock is taken
-        (a search runs in a worker process meanwhile: the game's presses are not held up).
-        The table applies it only if the game is still where it was."""
+    async def _think(self, game: Game, token: Token) -> Tick:
+        """The timer's change, with the computers' decisions it needs made before the
+        game's lock is taken (a search runs in a worker process meanwhile: the game's
+        presses are not held up): a turn's move, or at a search strength the shows of a
+        deal batch or the after-deal window (the easy heuristic decides those in the
+        change). The table applies them only if the game is still where it was."""
+        strength = game.rec.computer_strength
+        if computer.searches(strength) and token[2] in SHOW_WINDOWS:
+            asked = table.showing(game, token, self.settings)
+            shows = await asyncio.gather(
+                *(self.computers.act(strength, obs, rng) for obs, rng in asked)
+            )
+            return Tick(
+                token, shows={obs.seat: a for (obs, _), a in zip(asked, shows, strict=True)}
+            )
         deciding = table.deciding(game, token)
         if deciding is None:
-            return None
+            return Tick(token)
         obs, rng = deciding
-        return await self.computers.act(game.rec.computer_strength, obs, rng)
+        return Tick(token, await self.computers.act(strength, obs, rng))
+
+
+def _retrieved(task: asyncio.Task[Tick]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 class _ShutdownCancellations(logging.Filter):
@@ -149,8 +200,14 @@ def attach(deadlines: Deadlines, job_queue: JobQueue[Any]) -> None:
 
     def arm(game_id: int, token: Token, delay: float) -> None:
         when = max(0.0, delay)
+        # however late the loop gets to it (APScheduler drops a job more than 1 s late
+        # by default: its game would wait for a timer that never fires)
         pending[game_id] = job_queue.run_once(
-            _fire, when=when, data=(game_id, token), name=name(game_id)
+            _fire,
+            when=when,
+            data=(game_id, token),
+            name=name(game_id),
+            job_kwargs={"misfire_grace_time": None},
         )
 
     async def _fire(context: CallbackContext[Any, Any, Any, Any]) -> None:

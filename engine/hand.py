@@ -689,6 +689,15 @@ class HandState(BaseModel):
         have not passed), the one seat whose turn it is, or nobody (hand over)."""
         return next_actor(self.phase, self.turn, self.passes)
 
+    def dealt_hands(self) -> list[list[Card]]:
+        """Each seat's cards as the deal handed them out (of the last deal, after a
+        redeal; so far, while dealing), before any kitty was picked up or a card
+        played: the deck and where the deal started say it, nothing is replayed."""
+        hands: list[list[Card]] = [[], [], [], []]
+        for i in range(self.dealt):
+            hands[(self.deal_start + i) % 4].append(self.deck[i])
+        return hands
+
     def picked_up(self, seat: Seat) -> list[Card]:
         """The kitty cards ``seat`` picked up, while it buries them (the kitty is added
         at the end of the hand it picks it up into), else []."""

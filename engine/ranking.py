@@ -7,7 +7,10 @@ and the ``permanent_twos`` option, and precomputes for every card id:
 - ``order[c]``: a dense rank inside that class, 0 = weakest. Equal cards (the
   off-suit level cards, the off-suit 2s under ``permanent_twos``) share a value,
   and two ranks are *adjacent* for tractors exactly when their values differ by
-  one, because ranks that left the class (the level, the 2s) leave no gap.
+  one, because ranks that left the class (the level, the 2s) leave no gap;
+- the *top trumps*: the trumps above the trump suit's plain cards (the jokers, the
+  level cards of every suit, the 2s under ``permanent_twos``), i.e. the trumps
+  whatever the trump suit; under no-trump, every trump.
 
 Contexts are cached, so building one per trick costs nothing.
 """
@@ -23,7 +26,16 @@ NO_TRUMP = None
 
 
 class TrumpContext:
-    __slots__ = ("level", "trump", "permanent_twos", "suit_class", "order", "class_top", "sort_key")
+    __slots__ = (
+        "level",
+        "trump",
+        "permanent_twos",
+        "suit_class",
+        "order",
+        "class_top",
+        "sort_key",
+        "top_from",
+    )
 
     level: int
     trump: int | None
@@ -32,12 +44,18 @@ class TrumpContext:
     order: tuple[int, ...]
     class_top: tuple[int, ...]
     sort_key: tuple[int, ...]
+    top_from: int  # the trump order where the top trumps begin
 
     def __new__(cls, level: int, trump: int | None, permanent_twos: bool = False) -> TrumpContext:
         return _context(level, trump, permanent_twos and level != RANK_2)
 
     def is_trump(self, card: int) -> bool:
         return self.suit_class[card] == TRUMP
+
+    def is_top_trump(self, card: int) -> bool:
+        """A trump ranked above every plain card of the trump suit: a joker, a level
+        card (of any suit), a 2 under ``permanent_twos``; under no-trump, any trump."""
+        return self.suit_class[card] == TRUMP and self.order[card] >= self.top_from
 
     def strength(self, card: int, led_class: int) -> int:
         """Strength of a card in a trick led in ``led_class``: -1 if it cannot win."""
@@ -90,6 +108,7 @@ def _context(level: int, trump: int | None, permanent_twos: bool) -> TrumpContex
     # The trump class, weakest first: trump-suit plain ranks (already numbered
     # 0..n-1 above when there is a trump suit), then the special ranks.
     n = 0 if trump is None else (12 - (1 if permanent_twos else 0))
+    ctx.top_from = n
     steps: list[list[int]] = []
     if permanent_twos:
         steps.append([make(RANK_2, s) for s in range(4) if s != trump])

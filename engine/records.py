@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from engine.cards import Card
 from engine.rules import RuleSet
-from engine.scoring import throw_penalty
+from engine.scoring import climb, throw_penalty
 from engine.seats import Seat, Team, team_of
 
 
@@ -48,6 +48,21 @@ class HandResult(BaseModel):
     next_dealer: Seat
     match_winner: Team | None
     multiplier: int  # 2 ** overturns
+
+    @property
+    def winning_team(self) -> Team:
+        """The team the hand went for: the defenders when they held, else the attackers
+        (taking over, going up ``steps`` levels, perhaps none)."""
+        return self.defenders if self.winner == "defenders" else 1 - self.defenders
+
+    def climbed(self, rules: RuleSet) -> list[int]:
+        """The levels each team climbed in the hand (RULES 11): the winning team as far
+        as the stops let it (:func:`engine.scoring.climb`), so a full round under
+        ``wrap`` is 13, not 0; the other team none."""
+        up = self.winning_team
+        out = [0, 0]
+        out[up] = climb(rules, self.levels_before[up], self.steps, defended=up == self.defenders)
+        return out
 
 
 def failed_throw_penalty(rules: RuleSet, play: PlayRecord, defenders: Team | None) -> int:

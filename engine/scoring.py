@@ -165,6 +165,23 @@ def hand_outcome(rules: RuleSet, attackers_points: int) -> tuple[Side, int]:
     return side, steps
 
 
+def next_threshold(rules: RuleSet, attackers_points: int) -> tuple[int, Side, int] | None:
+    """The lowest attackers' total above ``attackers_points`` that the level table
+    settles otherwise: ``(total, side, steps)``; None above a capped table's last row."""
+    table = LEVEL_TABLES[rules.level_table]
+    now = hand_outcome(rules, attackers_points)
+    starts = [row[0] for row in table if row[0] > attackers_points]
+    step = _OPEN_ENDED_STEP.get(rules.level_table)
+    if step is not None:  # beyond the last row: a step every ``step`` points
+        last = table[-1][0]
+        starts.append(last + step * max(1, (attackers_points - last) // step + 1))
+    for total in starts:
+        side, steps = hand_outcome(rules, total)
+        if (side, steps) != now:
+            return total, side, steps
+    return None
+
+
 def advance(rules: RuleSet, level: int, steps: int, *, defended: bool = True) -> int:
     """A team's level after going up ``steps`` levels from ``level``.
 

@@ -229,6 +229,26 @@ class PublicView:
             if p.attempted is not None
         ]
 
+    @property
+    def tricks_done(self) -> int:
+        """How many tricks of the hand are finished (won)."""
+        return sum(1 for trick in self.tricks if trick.winner is not None)
+
+    def trick_points_after(self, tricks: int) -> int:
+        """The trick points the attackers won in the first ``tricks`` tricks (no
+        penalties, no kitty bonus)."""
+        defenders = self.defenders
+        return sum(
+            trick.points
+            for trick in self.tricks[: max(0, tricks)]
+            if trick.winner is not None and team_of(trick.winner) != defenders
+        )
+
+    def penalties_after(self, tricks: int) -> int:
+        """The failed throws' penalties of the first ``tricks`` tricks, in the attackers'
+        favour (RULES 8.3)."""
+        return sum(f.penalty for f in self.failed_throws if f.trick < tricks)
+
     def points_after(self, tricks: int) -> int:
         """The attackers' points once the first ``tricks`` tricks went as far as they
         have now (penalties included, no kitty bonus): what a message about that

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import re
-import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence, Sized
 from contextlib import asynccontextmanager
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 from urllib.parse import parse_qs, urlsplit
 
 from telegram import Bot, Update
@@ -35,6 +34,9 @@ DefaultBuilder = ApplicationBuilder[
     JobQueue[ContextTypes.DEFAULT_TYPE],
 ]
 _PAYLOAD_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# how often settle() looks again while the loop waits on a thread, a process or a timer
+# (nothing the loop runs tells it when those end)
+_IDLE_POLL = 0.001
 
 
 class FakeTelegram:
@@ -150,22 +152,55 @@ class FakeTelegram:
                 await app.stop()
 
     async def settle(self, *, quiet: float | None = None, timeout: float | None = None) -> None:
-        """Wait until the bot took every update and made no request for ``quiet`` seconds."""
+        """Wait until the bot has nothing left to do: every update confirmed by its next
+        getUpdates, no request in flight and none for ``quiet`` seconds, the apps' update
+        queues empty, every ``busy`` check False, and the event loop with nothing to run
+        and no timer due within ``quiet`` seconds (a bot pausing briefly is waited for).
+
+        Event-driven: it returns on the first turn of the loop where all that holds
+        (looked at again one turn later, after the loop polled its sockets), not after
+        polling on a wall-clock period. ``quiet`` covers work the loop cannot see (a
+        database call in a thread, say); a bot whose ``busy`` check reports that work
+        needs none (``quiet=0``). Needs asyncio's own event loop."""
         quiet = self.settle_quiet if quiet is None else quiet
         timeout = self.settle_timeout if timeout is None else timeout
-        deadline = time.monotonic() + timeout
-        while not (
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        ready: Sized = loop._ready  # type: ignore[attr-defined]  # callbacks due this turn
+        confirmed = False
+        while True:
+            # (other settle() calls looking again, as this one does, are no work)
+            running = len(ready) - _looking_again[0]
+            if loop.time() > deadline:
+                self._not_settled(timeout, running)
+            if running:  # some task can run now: the bot (or the test) is at work
+                confirmed = False
+                await _next_turn()
+            elif self._at_rest(quiet) and not _timer_due(loop, quiet):
+                if confirmed:
+                    return
+                # one more turn: the loop polls its sockets and threads' wake-ups first
+                confirmed = True
+                await _next_turn()
+            else:  # everything waits on a thread, a process, a timer or the quiet
+                confirmed = False
+                await asyncio.sleep(_IDLE_POLL)
+
+    def _at_rest(self, quiet: float) -> bool:
+        return (
             self.core.idle(quiet)
             and all(a.update_queue.empty() for a in self._apps)
             and not any(check() for check in self._busy)
-        ):
-            if time.monotonic() > deadline:
-                pending = [next(k for k in u if k != "update_id") for u in self.core.updates]
-                raise AssertionError(
-                    f"bot did not settle within {timeout}s; unconfirmed updates: {pending}, "
-                    f"requests in flight: {self.core.inflight}. Is the bot polling?"
-                )
-            await asyncio.sleep(min(quiet, 0.01) or 0.005)
+        )
+
+    def _not_settled(self, timeout: float, running: int) -> NoReturn:
+        pending = [next(k for k in u if k != "update_id") for u in self.core.updates]
+        busy = any(check() for check in self._busy)
+        raise AssertionError(
+            f"bot did not settle within {timeout}s; unconfirmed updates: {pending}, "
+            f"requests in flight: {self.core.inflight}, busy: {busy}, callbacks ready: "
+            f"{running}. Is the bot polling?"
+        )
 
     async def _after_action(self, settle: bool | None) -> None:
         if self.auto_settle if settle is None else settle:
@@ -429,6 +464,25 @@ class SimUser:
     def unblock_bot(self) -> None:
         self.user.blocked = False
         self.world.core.set_bot_status(self.private_chat, "member", self.user)
+
+
+# how many settle() calls wait for the loop's next turn (their wake-ups are in its queue)
+_looking_again = [0]
+
+
+async def _next_turn() -> None:
+    _looking_again[0] += 1
+    try:
+        await asyncio.sleep(0)
+    finally:
+        _looking_again[0] -= 1
+
+
+def _timer_due(loop: asyncio.AbstractEventLoop, within: float) -> bool:
+    """A timer of the loop (a sleep, a scheduled job's wake-up) goes off within ``within`` s."""
+    until = loop.time() + within
+    scheduled: list[asyncio.TimerHandle] = loop._scheduled  # type: ignore[attr-defined]
+    return any(h.when() <= until and not h.cancelled() for h in scheduled)
 
 
 def _thread_of(message: Message | None) -> int | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.i18n import t
-from engine.cards import BJ, RANK_2, RANKS, rank_of, suit_of
+from engine.cards import BJ, RANKS, rank_of, suit_of
 from engine.ranking import TRUMP, TrumpContext
 
 SUIT_MARKS = ("♠️", "♥️", "♣️", "♦️")
@@ -37,18 +37,6 @@ def rank_label(rank: int) -> str:
     return RANKS[rank]
 
 
-def _top_trump(ctx: TrumpContext, card: int) -> bool:
-    """A trump that is not a plain card of the trump suit: a joker, a level card, a 2
-    under permanent twos (they rank above the trump suit's own cards)."""
-    rank = rank_of(card)
-    return (
-        rank is None
-        or rank == ctx.level
-        or (ctx.permanent_twos and rank == RANK_2)
-        or suit_of(card) != ctx.trump
-    )
-
-
 def suit_groups(ctx: TrumpContext, cards: Iterable[int]) -> list[tuple[int, list[list[int]]]]:
     """The cards by suit class in display order: ``(TRUMP, [top trumps, trump suit])``
     first, then ``(suit, [cards])`` for each side suit held; strongest first, empty
@@ -57,8 +45,8 @@ def suit_groups(ctx: TrumpContext, cards: Iterable[int]) -> list[tuple[int, list
     trumps = [c for c in ordered if ctx.suit_class[c] == TRUMP]
     out: list[tuple[int, list[list[int]]]] = []
     if trumps:
-        top = [c for c in trumps if _top_trump(ctx, c)]
-        rest = [c for c in trumps if not _top_trump(ctx, c)]
+        top = [c for c in trumps if ctx.is_top_trump(c)]
+        rest = [c for c in trumps if not ctx.is_top_trump(c)]
         out.append((TRUMP, [part for part in (top, rest) if part]))
     for suit in range(4):
         side = [c for c in ordered if ctx.suit_class[c] == suit]

@@ -165,7 +165,7 @@ def _tricks(rec: GameRecord, obs: Observation, lang: str, my_turn: bool) -> list
     """The last finished trick (it stays so), and the trick in progress: whole on the
     reader's turn, else up to the reader's own play (if they played in it yet)."""
     lines = []
-    done = sum(1 for trick in obs.tricks if trick.winner is not None)
+    done = obs.tricks_done
     last = obs.last_trick
     if last is not None:
         plays = _plays(rec, obs, last, len(last.plays), lang)

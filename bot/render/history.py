@@ -66,7 +66,7 @@ def last_text(lang: str, rec: HandRecord, seat: int | None = None) -> str:
         )
     )
     if seat is not None:
-        dealt = ctx.sorted(rec.dealt()[seat])
+        dealt = ctx.sorted(hand.dealt_hands()[seat])
         head.append(t(lang, "last.dealt", cards=cards_label(dealt, lang)))
     tail = [
         t(

@@ -25,7 +25,7 @@ from bot.slots import SlotKey
 from bot.table import takeable
 from engine.match import MatchState
 from engine.records import PlayRecord, Trick, failed_throw_penalty
-from engine.scoring import TAKE_OVER, hand_outcome
+from engine.scoring import TAKE_OVER, next_threshold
 from engine.seats import SEATS, Seat
 from engine.tricks import play_kind
 from engine.view import PublicView
@@ -213,47 +213,28 @@ def points_line(view: PublicView, lang: str) -> str:
     apart, then what 80 means and the level table's next threshold."""
     team = t(lang, f"team.short.{view.attackers}")
     line = t(lang, "table.points", team=team, points=view.attackers_points)
-    penalty = sum(f.penalty for f in view.failed_throws)
+    done = len(view.tricks)  # the trick in progress too: its failed throw counts already
+    penalty = view.penalties_after(done)
     if penalty:
-        won = _won(view, len(view.tricks))
+        won = view.trick_points_after(done)
         line += t(lang, "dm.points.penalty", tricks=won, penalty=signed(penalty))
     context = points_context(view, lang, view.attackers_points)
     return line + "\n" + context if context else line
-
-
-def _won(view: PublicView, tricks: int) -> int:
-    """The trick points the attackers won in the first ``tricks`` tricks."""
-    defenders = view.defenders
-    return sum(
-        tr.points
-        for tr in view.tricks[:tricks]
-        if tr.winner is not None and view.team_of(tr.winner) != defenders
-    )
-
-
-def next_step(view: PublicView, points: int) -> tuple[int, str, int] | None:
-    """The next threshold of the hand's level table above ``points``: (points, side,
-    steps), looked up in the engine's table (``hand_outcome``), or None."""
-    now = hand_outcome(view.rules, points)
-    for p in range(points - points % 5 + 5, 1000, 5):
-        side, steps = hand_outcome(view.rules, p)
-        if (side, steps) != now:
-            return p, side, steps
-    return None
 
 
 def points_text(view: PublicView, lang: str) -> list[str]:
     """The attackers' points in context, after the last finished trick (so the line
     stays true until the next one is won): trick points and penalties apart, what 80
     means, the next threshold of the level table."""
-    done = sum(1 for trick in view.tricks if trick.winner is not None)
-    penalty = sum(f.penalty for f in view.failed_throws if f.trick < done)
+    done = view.tricks_done
+    penalty = view.penalties_after(done)
     total = view.points_after(done)
     team = t(lang, f"team.short.{view.attackers}")
     key = "dm.points.after" if done else "dm.points.start"
     line = t(lang, key, team=team, k=done, points=total)
     if penalty:
-        line += t(lang, "dm.points.penalty", tricks=_won(view, done), penalty=signed(penalty))
+        won = view.trick_points_after(done)
+        line += t(lang, "dm.points.penalty", tricks=won, penalty=signed(penalty))
     context = points_context(view, lang, total)
     return [line, context] if context else [line]
 
@@ -264,7 +245,7 @@ def points_context(view: PublicView, lang: str, total: int) -> str:
     context = []
     if total < TAKE_OVER:
         context.append(t(lang, "dm.points.to_take_over", need=TAKE_OVER, more=TAKE_OVER - total))
-    step = next_step(view, total)
+    step = next_threshold(view.rules, total)
     if step is not None and step[0] != TAKE_OVER:
         at, side, steps = step
         context.append(t(lang, f"dm.points.next.{side}", at=at, steps=steps))
@@ -323,8 +304,7 @@ def result_lines(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
         )
     )
     if r.multiplier > 1:  # RULES.md 7: reported only; 2 ** overturns
-        overturns = r.multiplier.bit_length() - 1
-        lines.append(t(lang, "result.multiplier", m=r.multiplier, n=overturns))
+        lines.append(t(lang, "result.multiplier", m=r.multiplier, n=view.overturns))
     side = t(lang, f"result.winner.{r.winner}")
     lines.append(plural(lang, "result.outcome", r.steps, side=side))
     a, b = (rank_label(x) for x in r.levels_after)

@@ -4,7 +4,7 @@ events and the table's own come out, with what the person is told. No service,
 outbox, store or clock inside: ``bot.game.GameService.change`` locks, applies, saves,
 publishes the events and arms the table's timer (:func:`due`)."""
 
-from bot.table.clock import deciding, due, turn_clock
+from bot.table.clock import deciding, due, showing, turn_clock
 from bot.table.machine import apply, opened
 from bot.table.state import Answer, Moment, Outcome, Pace, Table, robot, takeable
 
@@ -19,6 +19,7 @@ __all__ = [
     "due",
     "opened",
     "robot",
+    "showing",
     "takeable",
     "turn_clock",
 ]

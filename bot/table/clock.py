@@ -100,6 +100,31 @@ def deciding(table: Table, token: Token) -> tuple[Observation, random.Random] | 
     return hand.observation(turn), rng
 
 
+def showing(table: Table, token: Token, pace: Pace) -> list[tuple[Observation, random.Random]]:
+    """Who a deal batch's or the after-deal window's timer asks to show, decided before
+    the change (at a search strength): the observation of each computer seat that may
+    show then, in seat order (after this timer's batch, dealt on a copy of the hand:
+    what the seat will see), each with its own randomness. Empty if the timer asks
+    nobody or the table moved on."""
+    hand_no, version, kind = token
+    rec, match = table.rec, table.match
+    if kind not in ("deal", "robots") or match is None:
+        return []
+    hand = match.hand
+    if (hand.hand_number, hand.version) != (hand_no, version):
+        return []
+    rng = decision_rng(rec.seed, hand_no, version)
+    if kind == "deal":
+        hand = hand.model_copy(deep=True)
+        hand.apply(Deal(n=4 * pace.deal_batch))
+        seats = [s for s in range(4) if rec.seats[s].computer and hand.phase == "dealing"]
+    else:
+        seats = [s for s in range(4) if robot(rec, s) and hand.can_pass(s)]
+        seats = [s for s in seats if hand.phase == "after_deal"]
+    streams = [random.Random(rng.getrandbits(32)) for _ in range(4)]
+    return [(hand.observation(s), streams[s]) for s in seats]
+
+
 def tick(table: Table, cmd: Tick, step: Step) -> None:
     hand_no, version, kind = cmd.token
     rec, match, out = table.rec, table.match, step.events
@@ -121,15 +146,21 @@ def tick(table: Table, cmd: Tick, step: Step) -> None:
     rng = decision_rng(rec.seed, hand.hand_number, hand.version)
     if kind == "deal":
         out += match.apply(Deal(n=4 * step.pace.deal_batch))
-        for seat in range(4):  # computers race to declare like everyone else
-            if rec.seats[seat].computer and hand.phase == "dealing":
-                action = choose_action(hand.observation(seat), rng)
-                if isinstance(action, Show):
-                    _try(match, action, out)
+        if cmd.shows is not None:  # decided before, at a search strength
+            _shows(table, cmd.shows, out)
+        else:  # computers race to declare like everyone else
+            for seat in range(4):
+                if rec.seats[seat].computer and hand.phase == "dealing":
+                    action = choose_action(hand.observation(seat), rng)
+                    if isinstance(action, Show):
+                        _try(match, action, out)
     elif kind == "robots":
-        for seat in range(4):
-            if robot(rec, seat) and hand.phase == "after_deal" and hand.can_pass(seat):
-                _try(match, choose_action(hand.observation(seat), rng), out)
+        if cmd.shows is not None:
+            _shows(table, cmd.shows, out)
+        else:
+            for seat in range(4):
+                if robot(rec, seat) and hand.phase == "after_deal" and hand.can_pass(seat):
+                    _try(match, choose_action(hand.observation(seat), rng), out)
     elif kind == "window":
         for seat in range(4):
             if hand.phase == "after_deal" and hand.can_pass(seat):
@@ -152,6 +183,27 @@ def tick(table: Table, cmd: Tick, step: Step) -> None:
         table.next_hand(step)
         return
     table.after_engine(step)
+
+
+def _shows(table: Table, shows: dict[int, Action], out: list[Event]) -> None:
+    """The computers' decisions of a show window (``showing``), in seat order. Each was
+    made on the table as it was before any of them: once a show is applied, the later
+    seats' are dropped (they are asked again at the next batch or window timer); so is
+    the decision of a seat a person took back meanwhile."""
+    rec, match = table.rec, table.match
+    assert match is not None
+    hand = match.hand
+    for seat in sorted(shows):
+        dealing = hand.phase == "dealing"
+        if not (rec.seats[seat].computer if dealing else robot(rec, seat)):
+            continue
+        if not (dealing or (hand.phase == "after_deal" and hand.can_pass(seat))):
+            continue
+        action = shows[seat]
+        if isinstance(action, Pass) and dealing:
+            continue  # "not now"
+        if _try(match, action, out) and isinstance(action, Show):
+            return
 
 
 def _try(match: MatchState, action: Action, out: list[Event]) -> bool:

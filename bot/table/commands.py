@@ -56,10 +56,13 @@ class HandPress:
 
 @dataclass(slots=True)
 class Tick:
-    """A timer went off; ``thought``: the computer's move it decided (for a turn)."""
+    """A timer went off; ``thought``: the computer's move it decided (for a turn);
+    ``shows``: the computers' shows or passes it decided, by seat, for a deal batch or
+    the after-deal window (None: the table asks the heuristic itself)."""
 
     token: Token
     thought: Action | None = None
+    shows: dict[int, Action] | None = None
 
 
 @dataclass(slots=True)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import random
 
+from bot import computer
 from bot.computer import Computers
-from engine.hand import Deal, HandState
+from engine.hand import Bury, Deal, HandState, Pass, Show
 from engine.players import get
 from engine.rules import RuleSet
 
@@ -56,3 +57,86 @@ async def test_easy_decides_in_the_loop_like_the_heuristic():
     action = await computers.act(None, obs, random.Random(1))  # the default: easy
     assert action == get("heuristic")(obs, random.Random(1))
     assert computers._pool is None
+
+
+def a_moment(phase: str) -> HandState:
+    """A hand (heuristic play) at its first moment in ``phase``: a show to decide while
+    dealing, or the dealer's bury."""
+    for seed in range(100):
+        state = HandState.new(RuleSet.from_preset("classic"), seed, 2, 0, [3, 3])
+        player, rng = get("heuristic"), random.Random(0)
+        while state.phase != "done":
+            if state.phase == "dealing":
+                state.apply(Deal(n=12))
+                if phase == "dealing" and state.phase == "dealing":
+                    if any(state.show_options(s) for s in range(4)):
+                        return state
+                continue
+            if state.phase == phase:
+                return state
+            seat = (
+                next(s for s in range(4) if state.can_pass(s))
+                if state.phase == "after_deal"
+                else state.turn
+            )
+            state.apply(player(state.observation(seat), rng))
+    raise AssertionError(phase)
+
+
+async def test_a_search_strength_buries_and_shows_in_the_pool_at_its_budget(monkeypatch):
+    monkeypatch.setitem(computer.BUDGET_MS, "normal", 5)  # the bot's budget reaches the pool
+    computers = Computers(workers=1)
+    try:
+        state = a_moment("burying")
+        obs = state.observation(state.turn)  # type: ignore[arg-type]
+        bury = await computers.act("normal", obs, random.Random(1))
+        assert isinstance(bury, Bury) and len(bury.cards) == 8
+        state.apply(bury)  # a legal bury
+        assert computers.searched == {"burying": 1}
+
+        state = a_moment("dealing")
+        seat = next(s for s in range(4) if state.show_options(s))
+        action = await computers.act("normal", state.observation(seat), random.Random(1))
+        assert isinstance(action, Show | Pass)
+        if isinstance(action, Show):
+            state.apply(action)
+        assert computers.searched == {"burying": 1, "dealing": 1}
+        # a seat with nothing to show passes at once, without the pool
+        other = next(s for s in range(4) if not state.show_options(s))
+        action = await computers.act("normal", state.observation(other), random.Random(1))
+        assert action == Pass(seat=other) and computers.searched["dealing"] == 1
+    finally:
+        computers.close()
+
+
+async def test_easy_buries_in_the_loop_like_the_heuristic():
+    computers = Computers()
+    state = a_moment("burying")
+    obs = state.observation(state.turn)  # type: ignore[arg-type]
+    assert await computers.act("easy", obs, random.Random(1)) == get("heuristic")(
+        obs, random.Random(1)
+    )
+    assert computers._pool is None and not computers.searched
+
+
+async def test_a_dead_worker_process_costs_one_heuristic_move_not_the_game(caplog):
+    computers = Computers(workers=1)
+    try:
+        state = a_position()
+        obs = state.observation(state.turn)  # type: ignore[arg-type]
+        await computers.act("normal", obs, random.Random(1))  # the pool is up
+        pool = computers._pool
+        assert pool is not None
+        for process in list(pool._processes.values()):  # as the OOM killer would
+            process.kill()
+            process.join()
+        action = await computers.act("normal", obs, random.Random(1))
+        assert action == get("heuristic")(obs, random.Random(random.Random(1).getrandbits(32)))
+        errors = [r for r in caplog.records if r.levelname == "ERROR"]
+        assert len(errors) == 1 and "worker process died" in errors[0].getMessage()
+        assert not errors[0].exc_info
+        again = await computers.act("normal", obs, random.Random(2))  # a new pool
+        assert computers._pool is not None and computers._pool is not pool
+        state.apply(again)
+    finally:
+        computers.close()

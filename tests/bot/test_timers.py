@@ -2,8 +2,10 @@
 
 import asyncio
 import logging
+import time
+from typing import Any
 
-from telegram.ext import JobQueue
+from telegram.ext import ApplicationBuilder, JobQueue
 
 from bot import timers
 
@@ -35,3 +37,89 @@ async def test_a_timer_cancelled_as_the_bot_stops_logs_no_error_but_a_failing_on
     report(ValueError("a real failure"))
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 1 and "Error running job" in errors[0].getMessage()
+
+
+async def test_a_timer_that_comes_due_while_the_loop_is_held_still_fires():
+    """A busy process (the loop held past a timer's time, e.g. hundreds of tables
+    dealing at once) delays a timer, never drops it: a dropped one froze its game."""
+    fired: list[int] = []
+
+    class Deadlines:
+        arm_timer: Any = None
+        disarm_timer: Any = None
+
+        async def fire(self, game_id: int, token: Any) -> None:
+            fired.append(game_id)
+
+    ptb = ApplicationBuilder().token("1:TEST").build()
+    assert ptb.job_queue is not None
+    deadlines = Deadlines()
+    timers.attach(deadlines, ptb.job_queue)  # type: ignore[arg-type]
+    await ptb.job_queue.start()
+    try:
+        deadlines.arm_timer(7, (1, 0, "deal"), 0.05)
+        time.sleep(1.5)  # the loop does not run meanwhile
+        for _ in range(100):
+            if fired:
+                break
+            await asyncio.sleep(0.02)
+    finally:
+        await ptb.job_queue.stop(wait=False)
+    assert fired == [7]
+
+
+async def test_a_deal_batchs_shows_are_decided_while_its_timer_waits():
+    """At a search strength the computers' shows of the next batch are asked for when
+    the deal's timer is armed, so the deal's pace covers the search; the timer going
+    off applies that change without asking again. Re-armed (someone showed meanwhile),
+    the earlier thinking is dropped."""
+    from bot import table
+    from bot.codec import Kind, Press
+    from bot.config import Settings
+    from bot.live import Game
+    from bot.models import GameRecord
+    from bot.table import Moment
+    from bot.table.commands import Join, LobbyPress, Tick
+    from engine.hand import Pass
+
+    settings = Settings(_env_file=None, bot_token="0:x")  # type: ignore[call-arg]
+    rec = GameRecord(id=1, chat_id=-1, creator_id=1, seed=5, created_at=0.0)
+    rec.computer_strength = "normal"
+    game = Game(rec)
+    table.apply(game, Join(0, 1, "Ann", "en"), settings, Moment(0, 0))
+    for kind in ("C", "C", "C", "S"):
+        press = Press(Kind(kind), 1, 0, 0, "")
+        table.apply(game, LobbyPress(press, 1, False), settings, Moment(0, 0))
+    asked: list[int] = []
+    changes: list[Tick] = []
+
+    class Computers:
+        async def act(self, strength, obs, rng):
+            asked.append(obs.seat)
+            await asyncio.sleep(0.01)  # thinking in the pool
+            return Pass(seat=obs.seat)
+
+    class Tables:
+        async def get(self, game_id):
+            return game
+
+        async def change(self, game, command):
+            changes.append(command)
+
+    deadlines = timers.Deadlines(Tables(), None, Computers(), settings, None)  # type: ignore[arg-type]
+    found = table.due(game, settings, Moment(0, 0))
+    assert found is not None and found[0][2] == "deal"
+    deadlines.arm(1, found)
+    await asyncio.sleep(0.05)  # the timer has not gone off yet
+    assert asked == [1, 2, 3], "the computers thought while the timer waited"
+    await deadlines.fire(1, found[0])
+    assert asked == [1, 2, 3], "and were not asked again when it went off"
+    assert len(changes) == 1 and changes[0].token == found[0]
+    assert changes[0].shows == {s: Pass(seat=s) for s in (1, 2, 3)}
+
+    deadlines.arm(1, found)
+    ahead = deadlines._ahead[1][1]
+    deadlines.arm(1, ((found[0][0], found[0][1] + 1, "deal"), 1.0))  # the table moved on
+    await asyncio.sleep(0)
+    assert ahead.cancelled()
+    deadlines.close()

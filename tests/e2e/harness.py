@@ -15,6 +15,7 @@ from bot.config import Settings
 from bot.fake_telegram import FakeTelegram, SimUser
 from bot.fake_telegram.models import Button, Message
 from bot.game import Game, GameService
+from bot.store import Store
 
 FAST = dict(
     deal_batch=5,
@@ -55,10 +56,12 @@ def settings(world: FakeTelegram, db: Path, **overrides: Any) -> Settings:
     )
 
 
-# Settling waits for Telegram to be quiet this long (the fake's default is 0.05 s) and
-# for the bot to be idle (bot_busy): no update in a handler, no game mutating, no
-# message state undelivered, no timer due within SOON seconds.
-SETTLE_QUIET = 0.005
+# Settling waits for the fake Telegram to be done (every update taken, no request in
+# flight, the event loop with nothing to run) and for the bot to be idle (bot_busy): no
+# update in a handler, no game mutating, no database call in its thread, no message
+# state undelivered, no timer due within SOON seconds. bot_busy sees the work the loop
+# cannot see: no quiet period is needed (the fake's default is 0.05 s).
+SETTLE_QUIET = 0.0
 SOON = 0.05
 
 
@@ -70,11 +73,36 @@ def bot_busy(app: Any) -> bool:
         return True
     if svc.computers.thinking:  # a computer's move is being decided in the process pool
         return True
+    if db_calls(svc.store):  # the loop cannot see the database's thread at work
+        return True
     if svc.outboxes.pending():
         return True
     now = datetime.now(UTC)
     jobs = app.job_queue.jobs() if app.job_queue is not None else ()
     return any(j.next_t is not None and (j.next_t - now).total_seconds() < SOON for j in jobs)
+
+
+def db_calls(store: Store) -> int:
+    """Calls in flight on the store's connection (counted from the first look on):
+    aiosqlite runs each in its own thread and wakes the loop when it is done."""
+    try:
+        conn = store.db
+    except RuntimeError:  # closed
+        return 0
+    counter: list[int] | None = conn.__dict__.get("_calls_in_flight")
+    if counter is None:
+        counter = conn.__dict__["_calls_in_flight"] = [0]
+        execute = conn._execute  # every call of the connection and its cursors
+
+        async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+            counter[0] += 1
+            try:
+                return await execute(fn, *args, **kwargs)
+            finally:
+                counter[0] -= 1
+
+        conn._execute = counted  # type: ignore[method-assign]
+    return counter[0]
 
 
 # Every e2e game is dealt from a fixed seed: the n-th game a bot opens gets
@@ -110,6 +138,7 @@ async def running_bot(
     world.settle_quiet = min(world.settle_quiet, SETTLE_QUIET)
     # settle() also waits for the bot's own idleness (queued sends, locks, due timers)
     async with world.running(app, allowed_updates=ALLOWED_UPDATES, busy=lambda: bot_busy(app)):
+        db_calls(service(app).store)  # counts the database's calls from now on
         yield app
 
 

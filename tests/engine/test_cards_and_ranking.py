@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from engine.cards import (
     BJ,
     LJ,
+    NUM_DISTINCT,
     NotationError,
     format_card,
     format_cards,
@@ -22,6 +23,7 @@ from engine.cards import (
     total_points,
 )
 from engine.ranking import TRUMP, TrumpContext
+from engine.rules import PRESETS, RuleSet
 
 H, S, C, D = 1, 0, 2, 3
 
@@ -121,6 +123,30 @@ def test_no_trump_has_jokers_and_level_cards_only() -> None:
     assert ctx.suit_class[parse_card("AS")] == S
     trumps = [c for c in range(54) if ctx.suit_class[c] == TRUMP]
     assert format_cards(ctx.sorted(trumps)) == "BJ LJ 5S 5H 5C 5D"
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_top_trumps_are_the_trumps_of_every_trump_suit_and_outrank_the_rest(preset) -> None:
+    """The top trumps (jokers, level cards, 2s under ``permanent_twos``) are exactly the
+    cards that stay trump whatever the trump suit, and each outranks every other trump:
+    checked for every level and trump suit of the preset."""
+    twos = RuleSet.from_preset(preset).permanent_twos
+    for level in range(13):
+        for trump in (None, S, H, C, D):
+            ctx = TrumpContext(level, trump, twos)
+            trumps = [c for c in range(NUM_DISTINCT) if ctx.is_trump(c)]
+            top = {c for c in trumps if ctx.is_top_trump(c)}
+            always = {c for c in range(NUM_DISTINCT) if TrumpContext(level, None, twos).is_trump(c)}
+            assert top == always, ctx
+            assert all(ctx.compare(t, p) == "a" for t in top for p in trumps if p not in top)
+            assert not any(ctx.is_top_trump(c) for c in range(NUM_DISTINCT) if c not in trumps)
+
+
+def test_top_trumps_under_permanent_twos_in_spades_at_level_10() -> None:
+    ctx = TrumpContext(8, S, permanent_twos=True)
+    top = [c for c in ctx.sorted(list(range(NUM_DISTINCT))) if ctx.is_top_trump(c)]
+    assert format_cards(top) == "BJ LJ 10S 10H 10C 10D 2S 2H 2C 2D"
+    assert not ctx.is_top_trump(parse_card("AS"))
 
 
 def test_compare_off_suits_are_unrelated_and_trumps_beat_them() -> None:

@@ -799,3 +799,21 @@ def test_a_later_hand_needs_a_dealer():
 
 def test_team_of_pairs_opposite_seats():
     assert [team_of(s) for s in range(4)] == [0, 1, 0, 1]
+
+
+def test_the_hand_says_each_seats_dealt_cards_after_a_redeal_and_to_the_end():
+    """``dealt_hands``: each seat's 25 cards of the last deal, as the deal handed them
+    out, from a dealer other than seat 1, through the kitty, the bury and every trick."""
+    state = new_hand("joker_declare", hand_number=2, dealer=3)
+    state.apply(Deal(n=10))
+    assert state.dealt_hands() == state.hands  # while dealing: the cards dealt so far
+    state = new_hand("joker_declare", hand_number=2, dealer=3)
+    drain_points(state, 0, into=3)
+    state.apply(Deal(n=100))
+    state.apply(Redeal(seat=0))
+    state.apply(Deal(n=100))
+    after_deal = [list(h) for h in state.hands]
+    play_out(state)
+    assert state.result is not None and state.redeals == 1
+    assert state.dealt_hands() == after_deal
+    assert all(len(h) == 25 for h in after_deal)

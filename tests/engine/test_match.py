@@ -177,3 +177,26 @@ def test_time_limit_between_hands_a_tie_goes_to_the_next_hands_defenders():
     match.levels = [6, 6]  # equal levels when the clock runs out between hands
     # seat 2 deals next: team 0
     assert match.check_time_limit(60) == [MatchWon(0, by_time=True)] and match.winner == 0
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [{}, {"match_end": "wrap", "level_table": "tournament"}, {"must_play": [3, 8]}],
+)
+def test_a_result_says_which_team_won_and_how_far_each_team_climbed(overrides):
+    """``winning_team`` and ``climbed`` agree with the levels the hand settled: the
+    winning team's level moved by what it climbed (a lap under wrap), the other's not."""
+    rules = RuleSet.from_preset("classic", **overrides)
+    match, rng = MatchState.new(rules, seed=3), random.Random(3)
+    for _ in range(8):
+        play_hand(match, rng)
+        r = match.hand.result
+        assert r is not None
+        assert (r.winning_team == r.defenders) == (r.winner == "defenders")
+        up = r.climbed(rules)
+        assert up[1 - r.winning_team] == 0 and 0 <= up[r.winning_team] <= max(r.steps, 0)
+        for team in (0, 1):
+            assert r.levels_after[team] == (r.levels_before[team] + up[team]) % 13
+        if match.finished:
+            break
+        match.start_next_hand()

@@ -14,6 +14,7 @@ from engine.scoring import (
     hand_outcome,
     kitty_bonus,
     kitty_bonus_for_lead,
+    next_threshold,
     settle_hand,
     throw_penalty,
     time_limit_winner,
@@ -185,6 +186,18 @@ def test_fine_level_table(points: int, side: str, steps: int) -> None:
 @pytest.mark.parametrize(("points", "side", "steps"), TOURNAMENT_TABLE)
 def test_tournament_level_table(points: int, side: str, steps: int) -> None:
     assert hand_outcome(TOURNAMENT, points) == (side, steps)
+
+
+@pytest.mark.parametrize("table", ["classic", "fine", "tournament"])
+def test_next_threshold_is_the_next_total_the_table_settles_otherwise(table: str) -> None:
+    rules = RuleSet(level_table=table)
+    for points in range(-10, 400):
+        now = hand_outcome(rules, points)
+        changes = (q for q in range(points + 1, 1000) if hand_outcome(rules, q) != now)
+        first = next(changes, None)
+        want = None if first is None else (first, *hand_outcome(rules, first))
+        assert next_threshold(rules, points) == want, points
+    assert next_threshold(CLASSIC, 320) is None  # the capped table's last row
 
 
 def test_negative_total_counts_as_zero() -> None:

@@ -110,10 +110,30 @@ def test_public_view_attackers_points_include_a_failed_throw_and_list_it():
     play(state, 0, "9S 8S 8S 4S 4S")
     view = state.public_observation()
     assert view.attackers_points == 40 == view.points_after(1)
+    assert (view.penalties_after(1), view.trick_points_after(1), view.tricks_done) == (40, 0, 0)
     (failed,) = view.failed_throws
     assert (failed.trick, failed.seat, failed.penalty) == (0, 0, 40)
     assert failed.attempted == tuple(parse_cards("9S 8S 8S 4S 4S"))
     assert failed.forced == tuple(parse_cards("9S"))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_attackers_points_split_into_trick_points_and_penalties(preset):
+    """After every trick, trick points won plus penalties make the running points
+    (kept at 0 or above); at the end they are the result's two figures."""
+    throws = 0
+    for seed in range(6):
+        state = HandState.new(RuleSet.from_preset(preset), seed)
+        run_events(state, seed)
+        view, r = state.public_observation(), state.result
+        assert r is not None and view.tricks_done == len(view.tricks)
+        for k in range(len(view.tricks) + 1):
+            raw = view.trick_points_after(k) + view.penalties_after(k)
+            assert max(0, raw) == view.points_after(k)
+        n = len(view.tricks)
+        assert (view.trick_points_after(n), view.penalties_after(n)) == (r.trick_points, r.penalty)
+        throws += len(view.failed_throws)
+    assert throws  # the random players' throws fail now and then: penalties were counted
 
 
 def test_public_view_points_and_counts_after_a_past_trick():

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from bot import codec
 from bot.codec import Kind
 from bot.models import GameRecord
-from bot.table import Moment, Outcome, Table, apply, deciding, due
+from bot.table import Moment, Outcome, Table, apply, deciding, due, showing
 from bot.table.commands import (
     DmBack,
     DmLost,
@@ -22,6 +22,7 @@ from bot.table.commands import (
 )
 from bot.table.events import durable
 from engine.events import HandSettled, MatchWon, Played, TrickWon
+from engine.hand import Show
 from engine.players import get, suggest
 
 CREATOR, BEN = 101, 102
@@ -269,3 +270,35 @@ def test_the_same_commands_at_the_same_moments_make_the_same_match():
         return table.rec.model_dump_json() + table.match.model_dump_json()
 
     assert play() == play()
+
+
+def test_computers_shows_decided_before_a_batch_see_it_and_the_first_show_stands():
+    """At a search strength the computers' shows of a deal batch are decided before the
+    timer's change (off the event loop): each on what it will see after the batch. Two
+    computers who both show: the first in seat order shows, the other's decision (made
+    without knowing of it) is dropped, to be asked again at the next batch."""
+    pace = Pace(deal_batch=3)
+    table, at = started(seed=4)  # seats 1 and 3 can both show after the same batch
+    while True:
+        found = due(table, pace, at.moment)
+        assert found is not None and found[0][2] == "deal"
+        token, delay = found
+        asked = showing(table, token, pace)
+        assert [obs.seat for obs, _ in asked] == [1, 2, 3]  # the computers, not Ann
+        shows = {
+            obs.seat: Show(seat=obs.seat, cards=obs.show_options[0])
+            for obs, _ in asked
+            if obs.show_options
+        }
+        out = apply(table, Tick(token, shows=shows), pace, at.after(delay))
+        assert table.match is not None
+        hand = table.match.hand
+        for obs, _ in asked:  # each decided on the batch it was dealt
+            assert sorted(obs.hand) == sorted(hand.observation(obs.seat).hand)
+        if shows:
+            break
+    assert sorted(shows) == [1, 3]
+    assert [(s.seat, s.kind) for s in hand.declaring.shows] == [(1, "declare")]
+    assert hand.declaring.declarer == 1 and out.events
+    # the same timer again (the table moved on): nothing
+    assert apply(table, Tick(token, shows=shows), pace, at.after(1)).events == []

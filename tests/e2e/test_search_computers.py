@@ -1,0 +1,117 @@
+"""Computers at a search strength declare, overturn, 炒底 and bury by search in the process
+pool, off the event loop, as they play cards; 托管 buries for a player the same way."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import Counter
+
+import pytest
+
+import engine.players
+from bot import computer
+from bot.fake_telegram import FakeTelegram
+from bot.table import clock
+from tests.e2e.harness import (
+    DEFAULT_SEED,
+    find,
+    fire_timer,
+    hand_message,
+    play_out,
+    press,
+    running_bot,
+    seat_players,
+    service,
+)
+from tests.e2e.test_computers import choose_strength
+
+SEED = DEFAULT_SEED + 3  # Alice can show before any computer in this deal
+
+
+@pytest.fixture
+def in_the_loop(monkeypatch) -> Counter[str]:
+    """The phases of the decisions the heuristic makes in the bot's own process (the
+    pool's workers are other processes: these wrappers do not reach them)."""
+    seen: Counter[str] = Counter()
+    heuristic = engine.players.choose_action
+    main = threading.main_thread()
+
+    def recorded(obs, rng):
+        if threading.current_thread() is main:
+            seen[obs.phase] += 1
+        return heuristic(obs, rng)
+
+    monkeypatch.setattr(engine.players, "choose_action", recorded)
+    monkeypatch.setattr(clock, "choose_action", recorded)
+    monkeypatch.setitem(computer.BUDGET_MS, "normal", 10)  # a light search: a quick test
+    return seen
+
+
+async def start_with_computers(world, app, group, alice) -> int:
+    await choose_strength(world, alice, group, "普通")
+    game_id, lobby = await seat_players(world, group, [alice])
+    for _ in range(3):
+        lobby = world.last_message(group, from_bot=True)
+        await alice.press(lobby, data=find(lobby, "C").data)
+        await world.settle()
+    lobby = world.last_message(group, from_bot=True)
+    await alice.press(lobby, data=find(lobby, "S").data)
+    return game_id
+
+
+async def test_a_computer_declares_and_buries_through_the_pool(tmp_path, in_the_loop):
+    async with FakeTelegram() as world:
+        world.settle_timeout = 120
+        alice = world.user("Alice", language_code="zh-hans")
+        group = world.group("牌桌", admins=[alice])
+        async with running_bot(world, tmp_path / "db", next_hand_delay_seconds=0.01) as app:
+            svc = service(app)
+            game_id = await start_with_computers(world, app, group, alice)
+            game = svc.games[game_id]
+            await play_out(
+                world, app, game_id, {0: alice}, stop=lambda g: g.match.hand.phase == "playing"
+            )
+            hand = game.match.hand
+            shows = hand.declaring.shows
+            assert shows and hand.declaring.declarer == hand.dealer != 0, "a computer declared"
+            assert hand.buried_by == hand.dealer and hand.kitty, "and buried"
+            assert svc.computers.searched["dealing"] >= 1, "its show was searched"
+            assert svc.computers.searched["burying"] == 1, "so was its bury"
+            assert not in_the_loop, "no computer decided in the event loop"
+            texts = "\n".join(world.texts(group))
+            assert "出错" not in texts and "went wrong" not in texts
+
+
+async def test_托管_buries_for_a_player_through_the_pool(tmp_path, in_the_loop):
+    async with FakeTelegram() as world:
+        world.settle_timeout = 120
+        alice = world.user("Alice", language_code="zh-hans")
+        group = world.group("牌桌", admins=[alice])
+        async with running_bot(world, tmp_path / "db", seed=SEED, deal_pace_seconds=0.5) as app:
+            svc = service(app)
+            game_id = await start_with_computers(world, app, group, alice)
+            await world.settle()
+            game = svc.games[game_id]
+            # Alice shows as soon as her DM offers it (she looks at every batch: the
+            # computers may think longer than the deal's pace, which then waits for them)
+            while game.match.hand.phase == "dealing":
+                msg = hand_message(world, alice, game_id)
+                if find(msg, "D") is not None:
+                    await press(alice, msg, "D")
+                    break
+                await asyncio.sleep(0.01)
+            await play_out(
+                world,
+                app,
+                game_id,
+                {0: alice},
+                stop=lambda g: g.match.hand.phase not in ("dealing", "after_deal"),
+            )
+            hand = game.match.hand
+            assert hand.phase == "burying" and hand.turn == 0, "Alice is to bury"
+            await fire_timer(world, app, game_id, "timeout")  # she idles: 托管
+            assert game.rec.seats[0].auto
+            assert hand.buried_by == 0 and hand.phase != "burying"
+            assert svc.computers.searched["burying"] == 1
+            assert not in_the_loop, "no computer decided in the event loop"
