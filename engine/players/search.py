@@ -9,9 +9,10 @@ picks the best mean of its team's points (the attackers' final total, or minus i
 it beats the heuristic's own play by more than ``CONFIDENCE`` standard errors.
 Worlds are weighted by how likely the other seats' plays in the current and the last
 trick were under the heuristic (policy-based inference): a world in which the heuristic
-would have played otherwise counts ``MISMATCH`` as much. Over the whole hand, a world
-counts ``DUCKED`` as much per card it gives a seat that ducked a point trick the card
-would have won (:func:`engine.players.knowledge.ducked`).
+would have played otherwise counts ``MISMATCH`` as much. With ``ducked`` below 100, over
+the whole hand a world also counts ``ducked``/100 as much per card it gives a seat that
+ducked a point trick the card would have won (:func:`engine.players.knowledge.ducked`;
+off by default: it measured neutral, see ``bench/duplicate_eval.py``).
 
 The budget is work, not wall time: ``budget_ms`` buys ``budget_ms * PLAYS_PER_MS``
 simulated plays (measured with ``bench/bench_search.py``: the CPU time of today's
@@ -51,7 +52,7 @@ MAX_CANDIDATES = 10
 MISMATCH = 0.5  # weight of a world per observed play the heuristic would not have made
 WEIGHTED_TRICKS = 2  # the current trick and the last finished one
 CONFIDENCE = 1.0  # standard errors by which a candidate must beat the heuristic's play
-DUCKED = 0.5  # weight of a world per card it gives a seat that ducked a trick it would win
+DUCKED = 1.0  # weight of a world per card it gives a seat that ducked a trick it would win
 ENDGAME_CARDS = 4  # solve each world exactly once no hand holds more cards than this
 NODES_PER_PLAY = 2  # solver positions that cost about one simulated play
 
