@@ -184,7 +184,7 @@ class FakeTelegram:
                 await _next_turn()
             else:  # everything waits on a thread, a process, a timer or the quiet
                 confirmed = False
-                await asyncio.sleep(_IDLE_POLL)
+                await _look_later(loop)
 
     def _at_rest(self, quiet: float) -> bool:
         return (
@@ -466,8 +466,10 @@ class SimUser:
         self.world.core.set_bot_status(self.private_chat, "member", self.user)
 
 
-# how many settle() calls wait for the loop's next turn (their wake-ups are in its queue)
+# settle() calls looking again at the loop's next turn (their wake-ups are in its
+# queue), and the timers of those looking again in a while: none of it is work
 _looking_again = [0]
+_polls: set[asyncio.TimerHandle] = set()
 
 
 async def _next_turn() -> None:
@@ -478,11 +480,28 @@ async def _next_turn() -> None:
         _looking_again[0] -= 1
 
 
+async def _look_later(loop: asyncio.AbstractEventLoop) -> None:
+    woken: asyncio.Future[None] = loop.create_future()
+    handle = loop.call_later(_IDLE_POLL, _wake, woken)
+    _polls.add(handle)
+    try:
+        await woken
+    finally:
+        _polls.discard(handle)
+        handle.cancel()
+
+
+def _wake(woken: asyncio.Future[None]) -> None:
+    if not woken.done():
+        woken.set_result(None)
+
+
 def _timer_due(loop: asyncio.AbstractEventLoop, within: float) -> bool:
-    """A timer of the loop (a sleep, a scheduled job's wake-up) goes off within ``within`` s."""
+    """A timer of the loop (a sleep, a scheduled job's wake-up) goes off within ``within``
+    s, other settle() calls' aside."""
     until = loop.time() + within
     scheduled: list[asyncio.TimerHandle] = loop._scheduled  # type: ignore[attr-defined]
-    return any(h.when() <= until and not h.cancelled() for h in scheduled)
+    return any(h.when() <= until and not h.cancelled() and h not in _polls for h in scheduled)
 
 
 def _thread_of(message: Message | None) -> int | None:

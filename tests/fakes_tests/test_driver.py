@@ -258,3 +258,51 @@ async def test_settle_waits_for_the_bots_own_busy_check(world: FakeTelegram) -> 
     async with world.running(app):
         working["busy"] = True  # no longer registered: settle does not wait for it
         await world.settle(quiet=0.005)
+
+
+async def test_settle_waits_until_the_loop_has_nothing_left_to_run(world: FakeTelegram) -> None:
+    """No quiet period: a bot working between two requests without waiting on anything
+    (many turns of the loop) is waited for, over both transports."""
+
+    async def reply_twice(update: Update, context: Any) -> None:
+        assert update.effective_chat is not None
+        await context.bot.send_message(update.effective_chat.id, "one")
+        for _ in range(200):
+            await asyncio.sleep(0)
+        await context.bot.send_message(update.effective_chat.id, "two")
+
+    app = world.application_builder(world.transport).build()  # type: ignore[attr-defined]
+    app.add_handler(MessageHandler(filters.TEXT, reply_twice))
+    gina = world.user("Gina", started=True)
+    async with world.running(app):
+        await gina.send("hi", settle=False)
+        await world.settle(quiet=0)
+        assert world.texts(gina) == ["hi", "one", "two"]
+
+
+async def test_settle_waits_for_a_pause_shorter_than_quiet(world: FakeTelegram) -> None:
+    """A bot sleeping briefly before its next request: its timer is due within ``quiet``."""
+
+    async def reply_after_a_pause(update: Update, context: Any) -> None:
+        assert update.effective_chat is not None
+        await context.bot.send_message(update.effective_chat.id, "one")
+        await asyncio.sleep(0.2)
+        await context.bot.send_message(update.effective_chat.id, "two")
+
+    app = world.application_builder(world.transport).build()  # type: ignore[attr-defined]
+    app.add_handler(MessageHandler(filters.TEXT, reply_after_a_pause))
+    hana = world.user("Hana", started=True)
+    async with world.running(app):
+        await hana.send("hi", settle=False)
+        await world.settle(quiet=0.3)
+        assert world.texts(hana) == ["hi", "one", "two"]
+
+
+async def test_settle_called_at_once_from_several_tasks_returns_in_each(
+    world: FakeTelegram, echo: Application
+) -> None:
+    """Settling callers wait on the loop too; none of them counts as the bot at work."""
+    ivan = world.user("Ivan", started=True)
+    await ivan.send("hi", settle=False)
+    await asyncio.wait_for(asyncio.gather(*(world.settle() for _ in range(3))), 5)
+    assert world.texts(ivan) == ["hi", "echo: hi"]
