@@ -84,6 +84,28 @@ minus the heuristic's own on the same deals); a different result in 254 of 600 p
       full playouts a bury. Tuning was only a first look (confidence 0 against 1 standard
       error on 40 and 100 pairs of seeds from 50000: no difference to see); the constants
       of ``engine/players/bury.py`` are untuned.
+
+Inference, 2026-12-01 (commit after 66cc32c, ``--jobs 1`` at nice 15 under a load of 8-15,
+two runs side by side, each cut off at the deadline; card play at ``--budget-ms 50``, about
+5 worlds a decision: a reduced budget, not confirmed at the default one). Role columns are
+A's own results (their sum is the paired difference), not gains over B in that role:
+
+    --a search,ducked=50 --b search (the ducking inference alone, seeds 0-84; 85 pairs,
+      37 of them differing)
+      points per deal pair  +2.00 ± 3.46 [-1.46, +5.46]  (A defending -85.59, attacking +87.59)
+      levels per deal pair  +0.07 ± 0.11 [-0.04, +0.18]  (A defending +0.29, attacking -0.22)
+      neutral: kept as an option (``ducked=50``), off by default. Against heuristic play
+      it is a fact (tests/engine/test_players_search.py), but for the last two tricks the
+      policy weighting already discounts the same worlds, and a person may duck on purpose.
+    --a search,mismatch=25 --b search (MISMATCH 0.25 against 0.5; tuning seeds 20000-20082,
+      83 pairs, 64 differing)
+      points per deal pair  -1.99 ± 5.99 [-7.98, +4.00]  (A defending -77.41, attacking +75.42)
+      levels per deal pair  -0.10 ± 0.16 [-0.26, +0.07]
+      no gain to see: MISMATCH stays 0.5. CONFIDENCE, WEIGHTED_TRICKS and the number of
+      worlds were not tuned (no time left to run them); at 50 ms ``max_worlds`` (200) never
+      binds, so the worlds a decision are set by the budget alone.
+    decisions with every inference on (bench/bench_search.py --positions 40, default budget):
+      median 235 ms, p95 310 ms, max 323 ms of CPU, 42 worlds (median)
 """
 
 from __future__ import annotations

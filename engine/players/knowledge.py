@@ -9,6 +9,11 @@ the tricks, the shows and (for whoever buried it) the kitty.
 - *no pairs*: a seat that followed a lead with pairs using cards of the led class only,
   but fewer pairs than were led, has no pair of that class left (8.1: pairs must be
   matched as far as the hand allows).
+- *ducked*: a seat that followed a single-card lead in suit, with points on the trick and
+  an opponent winning it with a card of the led class, without beating it, probably holds
+  no card of that class that would have beaten it (a soft inference: the search weights
+  worlds by it, :func:`engine.players.search.likelihood`; the heuristic always takes such
+  a trick when it can).
 """
 
 from __future__ import annotations
@@ -16,10 +21,13 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
-from engine.hand import Observation
-from engine.ranking import TrumpContext
+from engine.cards import POINTS
+from engine.hand import Observation, team_of
+from engine.ranking import TRUMP, TrumpContext
 from engine.tricks import lead_summary
 from engine.units import pair_ids
+
+DUCK_POINTS = 5  # points on the trick before the play that make a duck telling
 
 
 def played_cards(obs: Observation) -> Counter[int]:
@@ -69,3 +77,31 @@ def inferences(ctx: TrumpContext, obs: Observation) -> tuple[list[set[int]], lis
             elif info.pairs and len(pair_ids(ctx, same, info.klass)) < info.pairs:
                 no_pairs[p.seat].add(info.klass)
     return voids, no_pairs
+
+
+def ducked(ctx: TrumpContext, obs: Observation) -> list[set[int]]:
+    """Per seat, the card ids it probably did not hold when it ducked a point trick."""
+    out: list[set[int]] = [set(), set(), set(), set()]
+    cls, order = ctx.suit_class, ctx.order
+    for t in obs.tricks:
+        if not t.plays or len(t.plays[0].cards) != 1:
+            continue
+        lead = t.plays[0].cards[0]
+        klass = cls[lead]
+        best, best_seat, points = lead, t.plays[0].seat, POINTS[lead]
+        for p in t.plays[1:]:
+            card = p.cards[0]
+            if (
+                p.seat != obs.seat
+                and cls[card] == klass
+                and cls[best] == klass
+                and points >= DUCK_POINTS
+                and team_of(best_seat) != team_of(p.seat)
+                and order[card] <= order[best]
+            ):
+                out[p.seat].update(higher_cards(ctx, klass, order[best]))
+            same = cls[card] == cls[best]
+            if same and order[card] > order[best] or (cls[card] == TRUMP and not same):
+                best, best_seat = card, p.seat
+            points += POINTS[card]
+    return out

@@ -9,7 +9,10 @@ picks the best mean of its team's points (the attackers' final total, or minus i
 it beats the heuristic's own play by more than ``CONFIDENCE`` standard errors.
 Worlds are weighted by how likely the other seats' plays in the current and the last
 trick were under the heuristic (policy-based inference): a world in which the heuristic
-would have played otherwise counts ``MISMATCH`` as much.
+would have played otherwise counts ``MISMATCH`` as much. With ``ducked`` below 100, over
+the whole hand a world also counts ``ducked``/100 as much per card it gives a seat that
+ducked a point trick the card would have won (:func:`engine.players.knowledge.ducked`;
+off by default: it measured neutral, see ``bench/duplicate_eval.py``).
 
 The budget is work, not wall time: ``budget_ms`` buys ``budget_ms * PLAYS_PER_MS``
 simulated plays (measured with ``bench/bench_search.py``: the CPU time of today's
@@ -38,7 +41,7 @@ from engine.hand import Action, Bury, Observation, Play, team_of
 from engine.players import declare, heuristic
 from engine.players.candidates import cost, distinct_in_effect, follow_candidates, lead_candidates
 from engine.players.endgame import Solver, plays_for
-from engine.players.knowledge import played_cards
+from engine.players.knowledge import ducked, played_cards
 from engine.players.playout import SimPlay, SimTrick, playout, seat_view, totals_so_far
 from engine.players.worlds import KITTY, knowledge, sample
 from engine.ranking import TRUMP
@@ -49,6 +52,7 @@ MAX_CANDIDATES = 10
 MISMATCH = 0.5  # weight of a world per observed play the heuristic would not have made
 WEIGHTED_TRICKS = 2  # the current trick and the last finished one
 CONFIDENCE = 1.0  # standard errors by which a candidate must beat the heuristic's play
+DUCKED = 1.0  # weight of a world per card it gives a seat that ducked a trick it would win
 ENDGAME_CARDS = 4  # solve each world exactly once no hand holds more cards than this
 NODES_PER_PLAY = 2  # solver positions that cost about one simulated play
 
@@ -66,6 +70,9 @@ class SearchPlayer:
         cardplay: int = 1,
         bury: int = 0,
         bury_ms: int = 0,
+        mismatch: int = round(MISMATCH * 100),
+        confidence: int = round(CONFIDENCE * 100),
+        ducked: int = round(DUCKED * 100),
     ) -> None:
         self.budget_ms = budget_ms
         self.max_worlds = max_worlds
@@ -75,6 +82,10 @@ class SearchPlayer:
         self.cardplay = cardplay  # 0: play cards with the heuristic (to measure the other parts)
         self.bury = bury  # 1: bury by search (engine.players.bury)
         self.bury_ms = bury_ms or budget_ms  # the bury's budget (0: the card play's)
+        # inference and confidence, in hundredths (duplicate_eval's specs take integers)
+        self.mismatch = mismatch / 100
+        self.confidence = confidence / 100
+        self.ducked = ducked / 100  # 1.0: the ducking inference off
 
     def __repr__(self) -> str:
         return f"SearchPlayer(budget_ms={self.budget_ms})"
@@ -107,6 +118,7 @@ class SearchPlayer:
             return own
         ctx = obs.ctx
         know = knowledge(ctx, obs)
+        ducks = ducked(ctx, obs)
         base = totals_so_far(obs)
         burier = obs.seat if obs.kitty is not None else obs.dealer
         sign = 1 if obs.dealer is None or team_of(obs.seat) != team_of(obs.dealer) else -1
@@ -115,13 +127,22 @@ class SearchPlayer:
         for _ in range(worlds):
             world = sample(ctx, know, rng)
             world[obs.seat] = list(obs.hand)
-            weights.append(likelihood(obs, world) if self.weighting else 1.0)
+            weights.append(self.weight(obs, world, ducks))
             kitty = world[KITTY] if obs.kitty is None else list(obs.kitty)
             for i, cand in enumerate(cands):
                 hands = [list(h) for h in world[:4]]
                 total = playout(obs, hands, kitty, burier, cand, heuristic.suggest, rng, base)
                 values[i].append(sign * total)
-        return cands[choose(values, weights)]
+        return cands[choose(values, weights, self.confidence)]
+
+    def weight(self, obs: Observation, world: list[list[int]], ducks: list[set[int]]) -> float:
+        """How much a sampled world counts: the policy likelihood of the recent plays,
+        times ``ducked`` per card held by a seat that ducked a trick it would have won."""
+        w = likelihood(obs, world, self.mismatch) if self.weighting else 1.0
+        for seat, cards in enumerate(ducks):
+            if cards:
+                w *= self.ducked ** len(cards.intersection(world[seat]))
+        return w
 
     def solve(self, obs: Observation, own: list[int], rng: random.Random) -> list[int]:
         """The endgame: every legal play, each world solved exactly (:mod:`.endgame`);
@@ -137,6 +158,7 @@ class SearchPlayer:
             return own
         assert obs.dealer is not None  # cards are played only once there is a dealer
         know = knowledge(obs.ctx, obs)
+        ducks = ducked(obs.ctx, obs)
         points, penalty = totals_so_far(obs)
         sign = 1 if team_of(obs.seat) != team_of(obs.dealer) else -1
         budget = self.budget_ms * PLAYS_PER_MS * NODES_PER_PLAY
@@ -146,7 +168,7 @@ class SearchPlayer:
         while len(weights) < 2 or (nodes < budget and len(weights) < self.max_worlds):
             world = sample(obs.ctx, know, rng)
             world[obs.seat] = list(obs.hand)
-            weights.append(likelihood(obs, world) if self.weighting else 1.0)
+            weights.append(self.weight(obs, world, ducks))
             kitty = world[KITTY] if obs.kitty is None else list(obs.kitty)
             solver = Solver(obs.ctx, obs.rules, kitty, team_of(obs.dealer))
             hands = [tuple(sorted(h)) for h in world[:4]]
@@ -154,7 +176,7 @@ class SearchPlayer:
                 rest = solver.value(hands, so_far, obs.seat, tuple(cand))
                 values[i].append(sign * max(0, points + penalty + rest))
             nodes += solver.nodes
-        return cands[choose(values, weights)]
+        return cands[choose(values, weights, self.confidence)]
 
 
 def gone(obs: Observation) -> list[int]:
@@ -214,7 +236,7 @@ def candidates(obs: Observation, own: list[int], rng: random.Random) -> list[lis
     return list(out.values())[:MAX_CANDIDATES]
 
 
-def likelihood(obs: Observation, world: list[list[int]]) -> float:
+def likelihood(obs: Observation, world: list[list[int]], mismatch: float = MISMATCH) -> float:
     """How likely the other seats' recent plays were under the heuristic, in this world."""
     weight = 1.0
     recent = obs.tricks[-WEIGHTED_TRICKS:]
@@ -231,7 +253,7 @@ def likelihood(obs: Observation, world: list[list[int]]) -> float:
                 hand = sorted(back[p.seat].elements())
                 past = _past(obs, first + n, j, p.seat, hand)
                 if sorted(heuristic.suggest(past, rng)) != sorted(p.cards):
-                    weight *= MISMATCH
+                    weight *= mismatch
             back[p.seat].subtract(p.cards)
     return weight
 

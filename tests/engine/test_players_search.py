@@ -12,7 +12,7 @@ from engine.hand import Deal, HandState
 from engine.players import get
 from engine.players.bury import search_bury
 from engine.players.heuristic import choose_bury
-from engine.players.knowledge import inferences
+from engine.players.knowledge import ducked, inferences
 from engine.players.search import PLAYS_PER_MS, SearchPlayer, candidates
 from engine.players.worlds import KITTY, knowledge, sample
 from engine.rules import RuleSet
@@ -59,7 +59,7 @@ def hidden_swapped(state: HandState, seat: int, rng: random.Random) -> HandState
 
 @pytest.mark.parametrize("hand", range(4))  # four hands, in parallel parts
 def test_decisions_never_depend_on_hidden_cards(hand):
-    player = SearchPlayer(budget_ms=200)
+    player = SearchPlayer(budget_ms=200, ducked=50)  # every inference on
     rng = random.Random(3 + hand)
     checked = 0
     for state, seat in positions(1, first=hand):
@@ -146,6 +146,27 @@ def test_sampled_worlds_keep_sizes_and_every_inference():
         for s in range(4):
             assert not {ctx.suit_class[c] for c in state.hands[s]} & voids[s]
     assert checked > 100
+
+
+def test_a_seat_that_ducked_a_point_trick_holds_no_card_that_would_have_won_it():
+    """Against heuristic play the ducking inference is a fact, and the search's worlds
+    that contradict it count ``ducked`` as much per card."""
+    player = SearchPlayer(ducked=25, weighting=False)  # the ducking weight alone
+    fired = 0
+    for state, seat in positions(6, every=3):
+        obs = state.observation(seat)
+        ducks = ducked(obs.ctx, obs)
+        assert not ducks[seat]  # nothing is inferred about the seat's own hand
+        for s in range(4):
+            assert not ducks[s] & set(state.hands[s])
+        if any(ducks):
+            fired += 1
+            s = next(s for s in range(4) if ducks[s])
+            world = [list(h) for h in state.hands]
+            assert player.weight(obs, world, ducks) == 1.0
+            world[s].append(min(ducks[s]))  # (only the weight is asked; sizes need not add up)
+            assert player.weight(obs, world, ducks) == 0.25
+    assert fired > 20
 
 
 def test_candidates_are_distinct_and_start_with_the_heuristics_play():
