@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -86,8 +86,6 @@ class Hub:
         self.svc = svc
         self._readers: dict[int, set[Reader]] = defaultdict(set)  # game -> open apps
         self._open: dict[int, int] = defaultdict(int)  # user -> open apps
-        # game -> (hand, seat's cards) as last published before a burial began
-        self._before_bury: dict[int, tuple[int, list[list[int]]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         svc.publisher.listeners.append(self.changed)
@@ -163,7 +161,6 @@ class Hub:
 
     # ------------------------------------------------------------------ changes
     def changed(self, game: Game) -> None:
-        self._remember_hands(game)
         for reader in self._readers.get(game.rec.id, ()):
             reader.touch(game)
 
@@ -192,23 +189,11 @@ class Hub:
         return table_view(rec, match, seat, lang, self.deadline(game), self.picked(game, seat))
 
     def picked(self, game: Game, seat: int | None) -> list[int] | None:
-        """The cards ``seat`` took up with the kitty, while it buries (if seen before)."""
+        """The cards ``seat`` took up with the kitty, while it buries (the engine's)."""
         match = game.match
-        if match is None or seat is None or match.hand.phase != "burying":
+        if match is None or seat is None:
             return None
-        before = self._before_bury.get(game.rec.id)
-        if before is None or before[0] != match.hand.hand_number:
-            return None
-        rest = Counter(match.hand.hands[seat]) - Counter(before[1][seat])
-        return sorted(rest.elements())
-
-    def _remember_hands(self, game: Game) -> None:
-        match = game.match
-        if game.rec.status != "running":
-            self._before_bury.pop(game.rec.id, None)
-        elif match is not None and match.hand.phase != "burying":
-            hands = [list(h) for h in match.hand.hands]
-            self._before_bury[game.rec.id] = (match.hand.hand_number, hands)
+        return match.hand.picked_up(seat) or None
 
     def deadline(self, game: Game) -> float | None:
         """Seconds left to whoever acts now, if a clock runs for a person."""
