@@ -115,14 +115,27 @@ import random
 import statistics
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
-from engine.hand import Deal, HandState, Show
-from engine.players import Player, get
-from engine.rules import RuleSet
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.old_player import OldPlayer  # noqa: E402
+from engine.hand import Action, Deal, HandState, Show  # noqa: E402
+from engine.players import Player, get  # noqa: E402
+from engine.rules import RuleSet  # noqa: E402
 
 
-def load(spec: str, budget_ms: int | None = None) -> Player:
+_OLD: dict[tuple[str, int | None], OldPlayer] = {}  # one old-engine subprocess per spec a worker
+
+
+def load(spec: str, budget_ms: int | None = None) -> Player | OldPlayer:
+    if spec.startswith("old:"):  # old:<commit>:<spec>, a player of an earlier commit
+        _, commit, inner = spec.split(":", 2)
+        key = (spec, budget_ms)
+        if key not in _OLD:
+            _OLD[key] = OldPlayer(commit, inner, budget_ms)
+        return _OLD[key]
     name, *opts = spec.split(",")
     options: dict[str, Any] = {}
     for opt in opts:
@@ -133,20 +146,29 @@ def load(spec: str, budget_ms: int | None = None) -> Player:
     return get(name, **options)
 
 
-def play(rules: RuleSet, seed: int, players: list[Player], batch: int = 25) -> HandState:
+def play(
+    rules: RuleSet, seed: int, players: list[Player | OldPlayer], batch: int = 25, preset: str = ""
+) -> HandState:
     """One hand (a later hand, dealer seat 0, both teams at level 5); seats 0/2 use players[0].
 
     The deal goes out ``batch`` cards a seat at a time; after each batch the seats are
     offered a show in seat order (as the bot does), a ``Pass`` meaning "not now"."""
+    new_hand = {"preset": preset, "seed": seed, "hand_number": 2, "dealer": 0, "levels": [3, 3]}
     state = HandState.new(rules, seed, 2, 0, [3, 3])
     rngs = [random.Random(seed * 4 + s) for s in range(4)]  # one stream per seat
+
+    def decide(seat: int) -> Action:
+        player = players[seat % 2]
+        if isinstance(player, OldPlayer):
+            return player.decide(state, seat, rngs[seat], new_hand)  # type: ignore[no-any-return]
+        return player(state.observation(seat), rngs[seat])
     while state.phase != "done":
         if state.phase == "dealing":
             state.apply(Deal(n=4 * batch))
             for seat in range(4):
                 obs = state.observation(seat)
                 if state.phase == "dealing" and obs.show_options:
-                    action = players[seat % 2](obs, rngs[seat])
+                    action = decide(seat)
                     if isinstance(action, Show):
                         state.apply(action)
             continue
@@ -154,8 +176,7 @@ def play(rules: RuleSet, seed: int, players: list[Player], batch: int = 25) -> H
             seat = next(s for s in range(4) if state.can_pass(s))
         else:
             seat = state.turn
-        action = players[seat % 2](state.observation(seat), rngs[seat])
-        state.apply(action)
+        state.apply(decide(seat))
     return state
 
 
@@ -181,8 +202,8 @@ def deal_pair(job: Job) -> tuple[int, ...]:
     batch = job[5] if len(job) > 5 else 25
     a, b = load(spec_a, budget), load(spec_b, budget)
     rules = RuleSet.from_preset(preset)
-    first = value(play(rules, seed, [a, b], batch), 0)  # A defends (seat 0 deals)
-    second = value(play(rules, seed, [b, a], batch), 1)  # A attacks the same deal
+    first = value(play(rules, seed, [a, b], batch, preset), 0)  # A defends (seat 0 deals)
+    second = value(play(rules, seed, [b, a], batch, preset), 1)  # A attacks the same deal
     return seed, first[0], second[0], first[1], second[1], first[2], second[2]
 
 

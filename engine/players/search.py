@@ -21,10 +21,12 @@ so the same budget now buys about 1.4 times the worlds), so a decision is
 a function of the observation and the random stream alone: reproducible, and blind
 to hidden cards (a loaded machine thinks longer, not less). Forced plays skip the
 search, and so do choices between single cards that nothing still in play can tell
-apart (:func:`~engine.players.candidates.interchangeable`). The bury uses the heuristic
-unless ``bury=1`` (:mod:`engine.players.bury`, which thinks ``bury.BURY_SCALE``
-budgets, of ``bury_ms`` if given); declaring, overturning and 炒底 use the heuristic
-unless ``declare=1`` (:mod:`engine.players.declare`, with the same budget a decision).
+apart (:func:`~engine.players.candidates.interchangeable`). The bury is searched
+(:mod:`engine.players.bury`, which thinks ``bury.BURY_SCALE`` budgets, of ``bury_ms`` if
+given; ``bury=0``: the heuristic's bury), and so are declaring, overturning and 炒底
+(:mod:`engine.players.declare`, with the same budget a decision; ``declare=0``: the
+heuristic's). Each part was measured alone against the heuristic's before it became
+the default (``bench/duplicate_eval.py``).
 
 Endgames (no hand holds more than ``ENDGAME_CARDS``) compare every legal play and solve
 each sampled world exactly (:mod:`engine.players.endgame`) instead of playing it out;
@@ -66,9 +68,9 @@ class SearchPlayer:
         max_worlds: int = 200,
         weighting: bool = True,
         endgame: int = ENDGAME_CARDS,
-        declare: int = 0,
+        declare: int = 1,
         cardplay: int = 1,
-        bury: int = 0,
+        bury: int = 1,
         bury_ms: int = 0,
         mismatch: int = round(MISMATCH * 100),
         confidence: int = round(CONFIDENCE * 100),

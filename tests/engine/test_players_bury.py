@@ -52,7 +52,7 @@ def test_a_small_budget_buries_as_the_heuristic():
     for state, seat in bury_positions(3, first=60):
         obs = state.observation(seat)
         assert search_bury(obs, random.Random(1), 10, PLAYS_PER_MS) == choose_bury(obs)
-        heuristic_bury = SearchPlayer(budget_ms=300)(obs, random.Random(1))
+        heuristic_bury = SearchPlayer(budget_ms=300, bury=0)(obs, random.Random(1))
         assert heuristic_bury == Bury(seat=seat, cards=choose_bury(obs))
         # the bury's own budget: too small here, though the card play's is not
         small = SearchPlayer(budget_ms=300, bury=1, bury_ms=10)(obs, random.Random(1))
