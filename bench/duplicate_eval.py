@@ -125,7 +125,6 @@ from engine.hand import Action, Deal, HandState, Show  # noqa: E402
 from engine.players import Player, get  # noqa: E402
 from engine.rules import RuleSet  # noqa: E402
 
-
 _OLD: dict[tuple[str, int | None], OldPlayer] = {}  # one old-engine subprocess per spec a worker
 
 
@@ -162,6 +161,7 @@ def play(
         if isinstance(player, OldPlayer):
             return player.decide(state, seat, rngs[seat], new_hand)  # type: ignore[no-any-return]
         return player(state.observation(seat), rngs[seat])
+
     while state.phase != "done":
         if state.phase == "dealing":
             state.apply(Deal(n=4 * batch))

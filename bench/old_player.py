@@ -45,7 +45,10 @@ def export(commit: str) -> Path:
     if (target / "engine" / "__init__.py").exists():
         return target
     archive = subprocess.run(
-        ["git", "archive", "--format=tar", full, "engine"], cwd=ROOT, check=True, capture_output=True
+        ["git", "archive", "--format=tar", full, "engine"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
     ).stdout
     partial = Path(tempfile.mkdtemp(prefix=full[:12], dir=CACHE if CACHE.exists() else None))
     with tarfile.open(fileobj=BytesIO(archive)) as tar:
@@ -121,9 +124,9 @@ class OldPlayer:
 
 
 def serve() -> None:  # pragma: no cover - runs in the subprocess
-    import engine
     from pydantic import TypeAdapter
 
+    import engine
     from engine.hand import Action, HandState
     from engine.players import get
     from engine.rules import RuleSet
@@ -138,7 +141,13 @@ def serve() -> None:  # pragma: no cover - runs in the subprocess
     for line in sys.stdin:
         req = json.loads(line)
         hand = req["hand"]
-        k = (hand["preset"], hand["seed"], hand["hand_number"], hand["dealer"], tuple(hand["levels"]))
+        k = (
+            hand["preset"],
+            hand["seed"],
+            hand["hand_number"],
+            hand["dealer"],
+            tuple(hand["levels"]),
+        )
         log = req["log"]
         if k != key or log[: len(applied)] != applied:
             rules = RuleSet.from_preset(hand["preset"])

@@ -4,8 +4,6 @@ the moves today's player makes in process, random stream included."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from bench.duplicate_eval import deal_pair, load, play
@@ -31,7 +29,9 @@ def test_the_export_holds_the_commits_engine_and_not_the_work_tree() -> None:
 
 
 @pytest.mark.parametrize("seed", [7, 11])
-def test_the_bridge_plays_a_hand_exactly_as_the_player_in_process(bridge: OldPlayer, seed: int) -> None:
+def test_the_bridge_plays_a_hand_exactly_as_the_player_in_process(
+    bridge: OldPlayer, seed: int
+) -> None:
     rules = RuleSet.from_preset("classic")
     here = load(SPEC)
     alone = play(rules, seed, [here, here], batch=3, preset="classic")
@@ -52,4 +52,3 @@ def test_a_stopped_old_player_is_an_error_not_a_hang(bridge: OldPlayer) -> None:
     with pytest.raises(RuntimeError, match="stopped"):
         play(rules, 5, [broken, load(SPEC)], batch=25, preset="classic")
     broken.close()
-    assert random.Random(1).random() == random.Random(1).random()
