@@ -49,6 +49,9 @@ STATIC = Path(__file__).parent / "static"
 PTB: web.AppKey[Callable[[], BotApp | None]] = web.AppKey("ptb")
 LIMITS: web.AppKey[OrderedDict[int, AsyncLimiter]] = web.AppKey("limits")
 KEEPALIVE = 15.0
+# a stream write that cannot go out this long (its app stopped reading, e.g. a phone that
+# lost its network without closing the connection) ends the stream and its connection
+WRITE_SECONDS = 10.0
 TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
 MAX_LIMITERS = 10_000  # people remembered by the rate limiter (the least recent forgotten)
 
@@ -253,10 +256,13 @@ async def events(request: web.Request) -> web.StreamResponse:
             data = await live.next(reader, KEEPALIVE)
             if reader.ended:
                 break
-            if data is None:
-                await response.write(b": keep-alive\n\n")
-                continue
-            await response.write(f"data: {data}\n\n".encode())
+            chunk = b": keep-alive\n\n" if data is None else f"data: {data}\n\n".encode()
+            await asyncio.wait_for(response.write(chunk), WRITE_SECONDS)
+    except TimeoutError:
+        # what it was sent is held in buffers it does not empty: let the connection go
+        log.info("Mini App stream of game %s stopped reading; closed", reader.game_id)
+        if request.transport is not None:
+            request.transport.abort()
     except (ConnectionResetError, asyncio.CancelledError):
         pass
     finally:

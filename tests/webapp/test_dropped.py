@@ -11,16 +11,20 @@ connection's close is noticed within ``SWEEP_SECONDS``, a silent page within
 
 import asyncio
 import random
+import socket
 import time
+from urllib.parse import urlencode
 
 import pytest
 
 from bot.fake_telegram import FakeClock, FakeTelegram, RateLimits
+from bot.webapp import live as live_module
+from bot.webapp import server
 from bot.webapp.live import PRESENCE_SECONDS, SWEEP_SECONDS
 from bot.webapp.server import hub
 from tests.e2e.harness import running_bot, service
 from tests.e2e.test_budget import SharedTime, pause, start_a_table
-from tests.webapp.client import webapp
+from tests.webapp.client import session, started_game, webapp
 from tests.webapp.test_budget import PACE, _dm_text, open_apps, play_in_the_apps
 
 
@@ -75,3 +79,56 @@ async def test_a_dropped_app_gives_its_player_their_turn_in_the_dm_within_second
             assert fake <= limit and real <= limit + 2, (fake, real)
             for task in tasks:
                 task.cancel()
+
+
+async def test_an_app_that_stops_reading_its_stream_is_let_go(tmp_path, monkeypatch):
+    """A phone that stops reading without closing (its network gone mid-stream): once a
+    write cannot go out for WRITE_SECONDS, the bot ends the stream and drops the
+    connection, instead of holding the handler and its buffers until TCP gives up."""
+    monkeypatch.setattr(server, "WRITE_SECONDS", 0.5)
+    monkeypatch.setattr(live_module, "PRESENCE_SECONDS", 1e9)  # only the write may end it
+    async with FakeTelegram() as world:
+        people = [world.user(n, started=True) for n in ("Ann", "Ben", "Cai", "Dee")]
+        group = world.group("Table", members=people[1:], admins=people[:1])
+        async with running_bot(world, tmp_path / "db") as app, webapp(app) as client:
+            game_id = await started_game(world, group, people)
+            live = hub(app)
+            big = "x" * 256 * 1024
+
+            async def documents(reader, timeout):  # a game changing fast, big views
+                await asyncio.sleep(0)
+                return None if reader.ended else big
+
+            monkeypatch.setattr(live, "next", documents)
+            init = session(client, app, people[0]).init_data
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.connect((client.server.host, client.server.port))
+            query = urlencode({"game": game_id, "auth": init})
+            sock.sendall(f"GET /api/events?{query} HTTP/1.1\r\nHost: t\r\n\r\n".encode())
+            try:
+                for _ in range(200):
+                    if live.connected(people[0].id):
+                        break
+                    await asyncio.sleep(0.01)
+                assert live.connected(people[0].id)  # streaming, into a socket nobody reads
+                started = time.monotonic()
+                while live.connected(people[0].id) and time.monotonic() - started < 10:
+                    await asyncio.sleep(0.05)
+                assert not live.connected(people[0].id)  # the stream ended by itself
+                assert time.monotonic() - started < 5
+                # and the connection is gone: what was buffered, then its end
+                assert await asyncio.to_thread(_read_to_end, sock) > 0
+            finally:
+                sock.close()
+
+
+def _read_to_end(sock: socket.socket) -> int:
+    sock.settimeout(5)
+    total = 0
+    try:
+        while chunk := sock.recv(1 << 16):
+            total += len(chunk)
+    except ConnectionResetError:  # dropped outright (RST)
+        pass
+    return total
