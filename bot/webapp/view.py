@@ -4,7 +4,8 @@ A seated player gets their seat's ``observation`` (their own cards, the kitty if
 buried it, what they may do now); anyone else the ``public_observation``. Nothing here
 reads the match beyond that view, but for two questions the engine answers about the
 reader's own seat (how many cards to put down, what a show would do). No rule is
-computed here: thresholds come from the engine's level table lookup.
+computed here: the take-over total and the next threshold are the engine's
+(``scoring.TAKE_OVER``, ``scoring.next_threshold``).
 """
 
 from __future__ import annotations
@@ -20,13 +21,11 @@ from engine.cards import BJ, LJ, RANKS, points, rank_of, suit_of
 from engine.match import MatchState
 from engine.ranking import TRUMP
 from engine.records import PlayRecord, Trick
-from engine.scoring import hand_outcome
+from engine.scoring import TAKE_OVER, next_threshold
 from engine.seats import SEATS
 from engine.view import Observation, PublicView
 
 SUIT_TEXT = "♠♥♣♦"
-# points are counted in fives; a threshold further than this above the points is not shown
-THRESHOLD_SCAN = 400
 
 
 def card_json(card: int, lang: str) -> dict[str, Any]:
@@ -81,20 +80,8 @@ def _trick(view: PublicView, trick: Trick | None, lang: str) -> dict[str, Any] |
     }
 
 
-def _outcome_changes(view: PublicView, start: int) -> int | None:
-    """The attackers' points from which the hand's outcome differs from now."""
-    now = hand_outcome(view.rules, start)
-    for q in range(start + 5, start + THRESHOLD_SCAN, 5):
-        if hand_outcome(view.rules, q) != now:
-            return q
-    return None
-
-
 def _points(view: PublicView, lang: str) -> dict[str, Any]:
-    take_over = next(
-        (q for q in range(0, THRESHOLD_SCAN, 5) if hand_outcome(view.rules, q)[0] == "attackers"),
-        None,
-    )
+    step = next_threshold(view.rules, view.attackers_points)
     attackers = view.attackers
     won: list[int] = []
     for trick in view.tricks:
@@ -108,8 +95,8 @@ def _points(view: PublicView, lang: str) -> dict[str, Any]:
         "team": attackers,
         "team_name": None if attackers is None else t(lang, f"team.short.{attackers}"),
         "points": view.attackers_points,
-        "take_over": take_over,
-        "next": _outcome_changes(view, view.attackers_points),
+        "take_over": TAKE_OVER,
+        "next": None if step is None else step[0],  # where the level table changes
         "penalty": sum(f.penalty for f in view.failed_throws),
         "cards": _cards(view.ctx.sorted(won), lang),
     }
