@@ -7,7 +7,8 @@ CPU time of this thread (the machine is shared: wall time would count other proc
 with the garbage collector paused during each timed call (``--gc`` lets it run: its pauses
 come from the whole process's garbage, here the pydantic hand states, not from the decision).
 Seats 0 and 2 use ``--player`` (timed), seats 1 and 3 ``--others``; later hands of the
-classic preset at level 5, every decision from burying on (one core, this process).
+classic preset at level 5, dealt at once: every decision of the after-deal window (show
+or pass), 炒底, the bury and card play, in all and by kind (one core, this process).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ def main() -> None:
     timed, others = load(args.player, args.budget_ms), load(args.others, args.budget_ms)
     rules = RuleSet.from_preset("classic")
     times: list[float] = []
+    kinds: dict[str, list[float]] = {}
     for i in range(args.hands):
         state = HandState.new(rules, 90_000 + i, 2, i % 4, [3, 3])
         rng = random.Random(i)
@@ -55,18 +57,25 @@ def main() -> None:
             action = player(obs, rng)
             dt = time.thread_time() - t0
             gc.enable()
-            if seat % 2 == 0 and state.phase in ("burying", "playing"):
+            if seat % 2 == 0:
+                kind = "declaring" if state.phase in ("after_deal", "chaodi") else state.phase
                 times.append(dt * 1000)
+                kinds.setdefault(kind, []).append(dt * 1000)
             state.apply(action)
-    times.sort()
+    print(f"{args.player}: {len(times)} decisions in {args.hands} hands; ms per decision:")
+    for kind, xs in [("all", times), *sorted(kinds.items())]:
+        print(f"  {kind:9} {summary(xs)}")
+
+
+def summary(xs: list[float]) -> str:
+    xs = sorted(xs)
 
     def q(p: float) -> float:
-        return times[min(len(times) - 1, int(p * len(times)))]
+        return xs[min(len(xs) - 1, int(p * len(xs)))]
 
-    print(
-        f"{args.player}: {len(times)} decisions in {args.hands} hands; ms per decision:"
-        f" median {statistics.median(times):.3f}  p95 {q(0.95):.3f}  p99 {q(0.99):.3f}"
-        f"  max {times[-1]:.3f}"
+    return (
+        f"n {len(xs):5}  median {statistics.median(xs):.3f}  p95 {q(0.95):.3f}"
+        f"  p99 {q(0.99):.3f}  max {xs[-1]:.3f}"
     )
 
 
