@@ -101,6 +101,20 @@ def visible(page: Page, selector: str) -> bool:
     return loc.count() > 0 and loc.first.is_visible()
 
 
+# whether a toast (shown as an answer is) covers the points line, the table or the hand,
+# and which seat names are cut short
+READABLE = """() => {
+  const box = (s) => document.querySelector(s).getBoundingClientRect();
+  const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  toast("Played.", false);
+  const covered = ["#points", "#table", "#hand"].filter((s) => meet(box("#toast"), box(s)));
+  const cut = [...document.querySelectorAll(".tag .name")]
+    .filter((n) => n.scrollHeight > n.clientHeight + 1 || n.scrollWidth > n.clientWidth + 1)
+    .map((n) => n.textContent);
+  return {covered, cut};
+}"""
+
+
 def tap_card(app: Page, pos: int) -> None:
     """Tap a card of the hand where it shows (cards overlap: their left strip)."""
     app.locator(f"#hand .c[data-pos='{pos}']").click(position={"x": 6, "y": 14})
@@ -185,6 +199,7 @@ class Declarer:
         expect(app.locator(".seat[data-pos=bottom] .play .cards")).to_have_count(2)
         expect(app.locator("#points")).to_contain_text(t("en", "webapp.penalty", n="")[:-1])
         self.shot("failed-throw")
+        assert app.evaluate(READABLE) == {"covered": [], "cut": []}
         self.did["throw"] += 1
         self.did["play"] += 1
 

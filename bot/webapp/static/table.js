@@ -532,6 +532,9 @@ function toast(text, alert) {
   const el = $("toast");
   el.textContent = text;
   el.className = alert ? "alert" : "";
+  // just above the player's own cards: the points line and the table stay readable
+  const mine = $("mine").getBoundingClientRect();
+  el.style.bottom = `${Math.max(8, window.innerHeight - mine.top + 6)}px`;
   el.hidden = false;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { el.hidden = true; }, alert ? 3000 : 1500);
