@@ -14,6 +14,13 @@ the tricks, the shows and (for whoever buried it) the kitty.
   no card of that class that would have beaten it (a soft inference: the search weights
   worlds by it, :func:`engine.players.search.likelihood`; the heuristic always takes such
   a trick when it can).
+- *withheld*: a seat that played last to a single-card lead its partner had won, and gave
+  no points (a card of the led suit without points, or, out of that suit, a discard of
+  another side suit without points), probably holds no point card it could have given:
+  of the led suit, those that would not have taken the trick from its partner; of the
+  other side suits, when it discarded (a soft inference as *ducked*; the heuristic always
+  gives points to a trick its partner has surely won). Trumps are left out: players keep
+  a trump ten or king for its strength.
 """
 
 from __future__ import annotations
@@ -51,6 +58,12 @@ def seen_counts(obs: Observation, with_own: bool = True) -> list[int]:
         for c in obs.kitty or ():
             seen[c] += 1
     return seen
+
+
+@lru_cache(maxsize=256)
+def point_cards(ctx: TrumpContext, klass: int) -> tuple[int, ...]:
+    """The card ids of class ``klass`` that carry points."""
+    return tuple(c for c in range(54) if ctx.suit_class[c] == klass and POINTS[c])
 
 
 @lru_cache(maxsize=4096)
@@ -104,4 +117,37 @@ def ducked(ctx: TrumpContext, obs: Observation) -> list[set[int]]:
             if same and order[card] > order[best] or (cls[card] == TRUMP and not same):
                 best, best_seat = card, p.seat
             points += POINTS[card]
+    return out
+
+
+def withheld(ctx: TrumpContext, obs: Observation) -> list[set[int]]:
+    """Per seat, the point cards it probably did not hold when, last to play to a trick
+    its partner had won, it gave no points (module docstring)."""
+    out: list[set[int]] = [set(), set(), set(), set()]
+    cls, order = ctx.suit_class, ctx.order
+    for t in obs.tricks:
+        if len(t.plays) < 4 or len(t.plays[0].cards) != 1:
+            continue
+        lead = t.plays[0].cards[0]
+        klass = cls[lead]
+        if klass == TRUMP:
+            continue
+        best, best_seat = lead, t.plays[0].seat
+        for p in t.plays[1:3]:
+            card = p.cards[0]
+            same = cls[card] == cls[best]
+            if same and order[card] > order[best] or (cls[card] == TRUMP and not same):
+                best, best_seat = card, p.seat
+        last = t.plays[3]
+        card = last.cards[0]
+        if last.seat == obs.seat or team_of(best_seat) != team_of(last.seat) or POINTS[card]:
+            continue
+        if cls[card] == klass:  # followed with no points: none that would not take the trick
+            beaten = cls[best] == klass
+            out[last.seat].update(
+                c for c in point_cards(ctx, klass) if not (beaten and order[c] > order[best])
+            )
+        elif cls[card] != TRUMP:  # out of the suit, discarded without points
+            for other in {cls[c] for c in range(54)} - {klass, TRUMP}:
+                out[last.seat].update(point_cards(ctx, other))
     return out

@@ -12,7 +12,10 @@ trick were under the heuristic (policy-based inference): a world in which the he
 would have played otherwise counts ``MISMATCH`` as much. With ``ducked`` below 100, over
 the whole hand a world also counts ``ducked``/100 as much per card it gives a seat that
 ducked a point trick the card would have won (:func:`engine.players.knowledge.ducked`;
-off by default: it measured neutral, see ``bench/duplicate_eval.py``).
+off by default: it measured neutral, see ``bench/duplicate_eval.py``). With ``withheld``
+below 100, likewise per point card it gives a seat that, last to a trick its partner had
+won, gave no points (:func:`engine.players.knowledge.withheld`; off by default until
+measured).
 
 The budget is work, not wall time: ``budget_ms`` buys ``budget_ms * PLAYS_PER_MS``
 simulated plays (measured with ``bench/bench_search.py``: the CPU time of today's
@@ -43,7 +46,7 @@ from engine.hand import Action, Bury, Observation, Play, team_of
 from engine.players import declare, heuristic
 from engine.players.candidates import cost, distinct_in_effect, follow_candidates, lead_candidates
 from engine.players.endgame import Solver, plays_for
-from engine.players.knowledge import ducked, played_cards
+from engine.players.knowledge import ducked, played_cards, withheld
 from engine.players.playout import SimPlay, SimTrick, playout, seat_view, totals_so_far
 from engine.players.worlds import KITTY, knowledge, sample
 from engine.ranking import TRUMP
@@ -55,6 +58,7 @@ MISMATCH = 0.5  # weight of a world per observed play the heuristic would not ha
 WEIGHTED_TRICKS = 2  # the current trick and the last finished one
 CONFIDENCE = 1.0  # standard errors by which a candidate must beat the heuristic's play
 DUCKED = 1.0  # weight of a world per card it gives a seat that ducked a trick it would win
+WITHHELD = 1.0  # weight per point card it gives a seat that gave its partner's trick none
 ENDGAME_CARDS = 4  # solve each world exactly once no hand holds more cards than this
 NODES_PER_PLAY = 2  # solver positions that cost about one simulated play
 
@@ -75,6 +79,7 @@ class SearchPlayer:
         mismatch: int = round(MISMATCH * 100),
         confidence: int = round(CONFIDENCE * 100),
         ducked: int = round(DUCKED * 100),
+        withheld: int = round(WITHHELD * 100),
     ) -> None:
         self.budget_ms = budget_ms
         self.max_worlds = max_worlds
@@ -88,6 +93,7 @@ class SearchPlayer:
         self.mismatch = mismatch / 100
         self.confidence = confidence / 100
         self.ducked = ducked / 100  # 1.0: the ducking inference off
+        self.withheld = withheld / 100  # 1.0: the point-signal inference off
 
     def __repr__(self) -> str:
         return f"SearchPlayer(budget_ms={self.budget_ms})"
@@ -121,6 +127,7 @@ class SearchPlayer:
         ctx = obs.ctx
         know = knowledge(ctx, obs)
         ducks = ducked(ctx, obs)
+        holds = withheld(ctx, obs) if self.withheld != 1.0 else None
         base = totals_so_far(obs)
         burier = obs.seat if obs.kitty is not None else obs.dealer
         sign = 1 if obs.dealer is None or team_of(obs.seat) != team_of(obs.dealer) else -1
@@ -129,7 +136,7 @@ class SearchPlayer:
         for _ in range(worlds):
             world = sample(ctx, know, rng)
             world[obs.seat] = list(obs.hand)
-            weights.append(self.weight(obs, world, ducks))
+            weights.append(self.weight(obs, world, ducks, holds))
             kitty = world[KITTY] if obs.kitty is None else list(obs.kitty)
             for i, cand in enumerate(cands):
                 hands = [list(h) for h in world[:4]]
@@ -137,13 +144,24 @@ class SearchPlayer:
                 values[i].append(sign * total)
         return cands[choose(values, weights, self.confidence)]
 
-    def weight(self, obs: Observation, world: list[list[int]], ducks: list[set[int]]) -> float:
+    def weight(
+        self,
+        obs: Observation,
+        world: list[list[int]],
+        ducks: list[set[int]],
+        holds: list[set[int]] | None = None,
+    ) -> float:
         """How much a sampled world counts: the policy likelihood of the recent plays,
-        times ``ducked`` per card held by a seat that ducked a trick it would have won."""
+        times ``ducked`` per card held by a seat that ducked a trick it would have won,
+        times ``withheld`` per point card held by a seat that gave its partner's won trick
+        no points (:func:`engine.players.knowledge.withheld`)."""
         w = likelihood(obs, world, self.mismatch) if self.weighting else 1.0
         for seat, cards in enumerate(ducks):
             if cards:
                 w *= self.ducked ** len(cards.intersection(world[seat]))
+        for seat, cards in enumerate(holds or ()):
+            if cards:
+                w *= self.withheld ** len(cards.intersection(world[seat]))
         return w
 
     def solve(self, obs: Observation, own: list[int], rng: random.Random) -> list[int]:
@@ -161,6 +179,7 @@ class SearchPlayer:
         assert obs.dealer is not None  # cards are played only once there is a dealer
         know = knowledge(obs.ctx, obs)
         ducks = ducked(obs.ctx, obs)
+        holds = withheld(obs.ctx, obs) if self.withheld != 1.0 else None
         points, penalty = totals_so_far(obs)
         sign = 1 if team_of(obs.seat) != team_of(obs.dealer) else -1
         budget = self.budget_ms * PLAYS_PER_MS * NODES_PER_PLAY
@@ -170,7 +189,7 @@ class SearchPlayer:
         while len(weights) < 2 or (nodes < budget and len(weights) < self.max_worlds):
             world = sample(obs.ctx, know, rng)
             world[obs.seat] = list(obs.hand)
-            weights.append(self.weight(obs, world, ducks))
+            weights.append(self.weight(obs, world, ducks, holds))
             kitty = world[KITTY] if obs.kitty is None else list(obs.kitty)
             solver = Solver(obs.ctx, obs.rules, kitty, team_of(obs.dealer))
             hands = [tuple(sorted(h)) for h in world[:4]]

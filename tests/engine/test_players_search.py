@@ -8,11 +8,12 @@ from collections import Counter
 import pytest
 
 from bench.duplicate_eval import deal_pair
+from engine.cards import POINTS
 from engine.hand import Deal, HandState
 from engine.players import get
 from engine.players.bury import search_bury
 from engine.players.heuristic import choose_bury
-from engine.players.knowledge import ducked, inferences
+from engine.players.knowledge import ducked, inferences, withheld
 from engine.players.search import PLAYS_PER_MS, SearchPlayer, candidates
 from engine.players.worlds import KITTY, knowledge, sample
 from engine.rules import RuleSet
@@ -59,7 +60,7 @@ def hidden_swapped(state: HandState, seat: int, rng: random.Random) -> HandState
 
 @pytest.mark.parametrize("hand", range(4))  # four hands, in parallel parts
 def test_decisions_never_depend_on_hidden_cards(hand):
-    player = SearchPlayer(budget_ms=200, ducked=50)  # every inference on
+    player = SearchPlayer(budget_ms=200, ducked=50, withheld=50)  # every inference on
     rng = random.Random(3 + hand)
     checked = 0
     for state, seat in positions(1, first=hand):
@@ -167,6 +168,29 @@ def test_a_seat_that_ducked_a_point_trick_holds_no_card_that_would_have_won_it()
             world[s].append(min(ducks[s]))  # (only the weight is asked; sizes need not add up)
             assert player.weight(obs, world, ducks) == 0.25
     assert fired > 20
+
+
+def test_a_seat_that_gave_its_partner_no_points_held_none_it_could_give():
+    """Against heuristic play the point-signal inference is a fact, and the search's
+    worlds that contradict it count ``withheld`` as much per card."""
+    player = SearchPlayer(withheld=25, weighting=False)  # the point-signal weight alone
+    fired = discards = 0
+    for state, seat in positions(30, every=4):
+        obs = state.observation(seat)
+        holds = withheld(obs.ctx, obs)
+        assert not holds[seat]  # nothing is inferred about the seat's own hand
+        for s in range(4):
+            assert not holds[s] & set(state.hands[s])
+            assert all(POINTS[c] and not obs.ctx.is_trump(c) for c in holds[s])
+        if any(holds):
+            fired += 1
+            s = next(s for s in range(4) if holds[s])
+            world = [list(h) for h in state.hands]
+            assert player.weight(obs, world, [set()] * 4, holds) == 1.0
+            world[s].append(min(holds[s]))  # (only the weight is asked; sizes need not add up)
+            assert player.weight(obs, world, [set()] * 4, holds) == 0.25
+            discards += any(len({obs.ctx.suit_class[c] for c in h}) > 1 for h in holds)
+    assert fired > 20 and discards > 0
 
 
 def test_candidates_are_distinct_and_start_with_the_heuristics_play():
