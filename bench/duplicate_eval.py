@@ -5,7 +5,9 @@
 
 A player is a name for ``engine.players.get`` (``random``, ``simple``, ``heuristic``,
 ``search``), optionally with options: ``search,budget_ms=50``; ``--budget-ms`` sets the
-budget of every search player that names none. One part of the search alone:
+budget of every search player that names none. ``old:<commit>:<player>`` is that player
+of an earlier commit (``bench/old_player.py``: its own process, the commit's engine), e.g.
+``--a search --b old:b2b9bb8:search`` for today's search against issue 20's. One part of the search alone:
 ``search,cardplay=0,bury=1`` is the heuristic with only the bury searched (against
 ``heuristic``); ``search,bury=1`` against ``search`` is the bury with search card play
 (``bury_ms=300``: the bury's own budget, when ``--budget-ms`` is smaller);
