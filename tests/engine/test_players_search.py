@@ -149,48 +149,49 @@ def test_sampled_worlds_keep_sizes_and_every_inference():
     assert checked > 100
 
 
+def soft_inference_holds(infer, weigh, hands: int, every: int) -> list[list[set[int]]]:  # type: ignore[no-untyped-def]
+    """Check a soft inference against heuristic play at every ``every``-th play of
+    ``hands`` hands: never about the seat's own hand, never wrong; a world that gives a
+    seat a card inferred away counts 0.25 as much (``weigh(obs, world, sets)``). Returns
+    the positions' observations and inferences where something was inferred."""
+    fired = []
+    for state, seat in positions(hands, every=every):
+        obs = state.observation(seat)
+        sets = infer(obs.ctx, obs)
+        assert not sets[seat]  # nothing is inferred about the seat's own hand
+        for s in range(4):
+            assert not sets[s] & set(state.hands[s])
+        if any(sets):
+            fired.append((obs, sets))
+            s = next(s for s in range(4) if sets[s])
+            world = [list(h) for h in state.hands]
+            assert weigh(obs, world, sets) == 1.0
+            world[s].append(min(sets[s]))  # (only the weight is asked; sizes need not add up)
+            assert weigh(obs, world, sets) == 0.25
+    return fired
+
+
 def test_a_seat_that_ducked_a_point_trick_holds_no_card_that_would_have_won_it():
     """Against heuristic play the ducking inference is a fact, and the search's worlds
     that contradict it count ``ducked`` as much per card."""
     player = SearchPlayer(ducked=25, weighting=False)  # the ducking weight alone
-    fired = 0
-    for state, seat in positions(6, every=3):
-        obs = state.observation(seat)
-        ducks = ducked(obs.ctx, obs)
-        assert not ducks[seat]  # nothing is inferred about the seat's own hand
-        for s in range(4):
-            assert not ducks[s] & set(state.hands[s])
-        if any(ducks):
-            fired += 1
-            s = next(s for s in range(4) if ducks[s])
-            world = [list(h) for h in state.hands]
-            assert player.weight(obs, world, ducks) == 1.0
-            world[s].append(min(ducks[s]))  # (only the weight is asked; sizes need not add up)
-            assert player.weight(obs, world, ducks) == 0.25
-    assert fired > 20
+    assert len(soft_inference_holds(ducked, player.weight, 6, 3)) > 20
 
 
 def test_a_seat_that_gave_its_partner_no_points_held_none_it_could_give():
     """Against heuristic play the point-signal inference is a fact, and the search's
-    worlds that contradict it count ``withheld`` as much per card."""
+    worlds that contradict it count ``withheld`` as much per point card."""
     player = SearchPlayer(withheld=25, weighting=False)  # the point-signal weight alone
-    fired = discards = 0
-    for state, seat in positions(30, every=4):
-        obs = state.observation(seat)
-        holds = withheld(obs.ctx, obs)
-        assert not holds[seat]  # nothing is inferred about the seat's own hand
-        for s in range(4):
-            assert not holds[s] & set(state.hands[s])
-            assert all(POINTS[c] and not obs.ctx.is_trump(c) for c in holds[s])
-        if any(holds):
-            fired += 1
-            s = next(s for s in range(4) if holds[s])
-            world = [list(h) for h in state.hands]
-            assert player.weight(obs, world, [set()] * 4, holds) == 1.0
-            world[s].append(min(holds[s]))  # (only the weight is asked; sizes need not add up)
-            assert player.weight(obs, world, [set()] * 4, holds) == 0.25
-            discards += any(len({obs.ctx.suit_class[c] for c in h}) > 1 for h in holds)
-    assert fired > 20 and discards > 0
+
+    def weigh(obs, world, holds):  # type: ignore[no-untyped-def]
+        return player.weight(obs, world, [set()] * 4, holds)
+
+    fired = soft_inference_holds(withheld, weigh, 30, 4)
+    assert len(fired) > 20
+    for obs, holds in fired:  # point cards only, never a trump
+        assert all(POINTS[c] and not obs.ctx.is_trump(c) for h in holds for c in h)
+    # a discard (out of the led suit) tells of every other side suit
+    assert any(len({o.ctx.suit_class[c] for c in h}) > 1 for o, holds in fired for h in holds)
 
 
 def test_candidates_are_distinct_and_start_with_the_heuristics_play():
