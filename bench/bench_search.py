@@ -1,7 +1,7 @@
 """The search player's thinking: CPU ms and sampled worlds per decision, on fixed positions.
 
     .venv/bin/python bench/bench_search.py [--positions 100] [--budget-ms 300]
-        [--phase middle|endgame] [--decisions out.txt]
+        [--phase middle|endgame] [--decisions out.txt] [--halving 1]
 
 Positions are seats to play in heuristic hands of the classic preset (about one in seven
 plays, seeds from 4000): ``middle`` while some hand holds more than 4 cards (playouts),
@@ -60,6 +60,7 @@ def main() -> None:
     ap.add_argument("--budget-ms", type=int, default=search.DEFAULT_BUDGET_MS)
     ap.add_argument("--phase", choices=("middle", "endgame"), default="middle")
     ap.add_argument("--decisions", default=None, help="write each decision to this file")
+    ap.add_argument("--halving", type=int, default=0, help="1: successive halving of candidates")
     args = ap.parse_args()
     obs = positions(args.positions, args.phase == "endgame")
     worlds = [0]
@@ -70,7 +71,7 @@ def main() -> None:
         return sample(*a, **k)
 
     search.sample = counted  # type: ignore[assignment]
-    player = search.SearchPlayer(budget_ms=args.budget_ms)
+    player = search.SearchPlayer(budget_ms=args.budget_ms, halving=args.halving)
     times: list[float] = []
     per: list[int] = []
     decisions: list[list[int]] = []

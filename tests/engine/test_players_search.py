@@ -60,7 +60,8 @@ def hidden_swapped(state: HandState, seat: int, rng: random.Random) -> HandState
 
 @pytest.mark.parametrize("hand", range(4))  # four hands, in parallel parts
 def test_decisions_never_depend_on_hidden_cards(hand):
-    player = SearchPlayer(budget_ms=200, ducked=50, withheld=50)  # every inference on
+    # every inference on; successive halving of the candidates in half the hands
+    player = SearchPlayer(budget_ms=200, ducked=50, withheld=50, halving=hand % 2)
     rng = random.Random(3 + hand)
     checked = 0
     for state, seat in positions(1, first=hand):
