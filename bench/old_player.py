@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -50,14 +51,14 @@ def export(commit: str) -> Path:
         check=True,
         capture_output=True,
     ).stdout
-    partial = Path(tempfile.mkdtemp(prefix=full[:12], dir=CACHE if CACHE.exists() else None))
+    CACHE.mkdir(parents=True, exist_ok=True)
+    partial = Path(tempfile.mkdtemp(prefix=full[:12], dir=CACHE))
     with tarfile.open(fileobj=BytesIO(archive)) as tar:
         tar.extractall(partial, filter="data")
-    CACHE.mkdir(parents=True, exist_ok=True)
     try:
         partial.rename(target)
-    except OSError:  # another worker exported it first
-        pass
+    except OSError:  # another process exported it first
+        shutil.rmtree(partial, ignore_errors=True)
     return target
 
 
