@@ -36,6 +36,23 @@ Figures, 2026-11-30 (commit 99b7096, ``--jobs 2`` on the 2-core machine, one run
       points +93.88 ± 3.03 [+90.85, +96.91]; levels +2.38 ± 0.09; hands 89.8%
     a player against itself: +0.00 ± 0.00 exactly
 
+Today's search against issue 20's, 2026-12-01 (the combined bar: commit 89b2a23, where the
+search player declares, overturns, 炒底s and buries by search by default, against the
+search player of b2b9bb8, the commit that filed issue 20; both at the default budget, 300 ms
+of work a decision; seeds 0-499; ``--jobs 2`` on the 2-core machine, the run's process group
+given the cores by autogroup priority; 127 min; every pair in
+``bench/results/issue20-search-vs-b2b9bb8.txt``, ``--summarize`` prints the figures):
+
+    --a search --b old:b2b9bb8:search --deal-batch 3 --pairs 500
+      points per deal pair  +19.11 ± 4.52 [+14.59, +23.63]  (A defending -72.08 ± 3.71,
+                                                            attacking +91.19 ± 4.74)
+      levels per deal pair   +0.51 ± 0.12 [+0.39, +0.63]    (A defending +0.67 ± 0.10,
+                                                            attacking -0.16 ± 0.12)
+      hands won by A        57.1% ± 3.1% of 1000 (defending 60.0%, attacking 54.2%)
+    The role columns are A's own results (their sum is the paired difference). The new side
+    used more CPU than the old at the same budget: its workers ran at about 57% of a core
+    against 39% for the old player's processes (each side's share includes its engine work).
+
 Exact endgames alone, 2026-12-01 (commit c136614, ``--jobs 1`` at nice 19 on the 2-core
 machine under a load of 5-10 from other work; the playouts were identical before the
 endgame, so the pairs differ only from there; seeds 1000-1126 and 1400-1452):
