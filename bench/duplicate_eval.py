@@ -53,6 +53,15 @@ given the cores by autogroup priority; 127 min; every pair in
     used more CPU than the old at the same budget: its workers ran at about 57% of a core
     against 39% for the old player's processes (each side's share includes its engine work).
 
+Two options measured at 50 ms, 2026-12-01 (commits aae22f5 and cb99ff5, seeds 0-199,
+``--deal-batch 3 --jobs 2``; pairs in ``bench/results/issue20-{withheld,halving}-50ms.txt``):
+
+    --a search,halving=1 --b search --budget-ms 50 (successive halving of the candidates)
+      points per deal pair  +7.15 ± 5.32 [+1.83, +12.47];  levels +0.14 ± 0.14 [-0.00, +0.28]
+      hands won by A 55.2% ± 4.9% of 400 (off by default until confirmed at 300 ms)
+    --a search,withheld=50 --b search --budget-ms 50 (the point-signal inference)
+      points per deal pair  +1.15 ± 2.27 [-1.12, +3.42];  levels +0.04 ± 0.06: neutral, off
+
 Exact endgames alone, 2026-12-01 (commit c136614, ``--jobs 1`` at nice 19 on the 2-core
 machine under a load of 5-10 from other work; the playouts were identical before the
 endgame, so the pairs differ only from there; seeds 1000-1126 and 1400-1452):
