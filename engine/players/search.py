@@ -85,6 +85,7 @@ class SearchPlayer:
         ducked: int = round(DUCKED * 100),
         withheld: int = round(WITHHELD * 100),
         halving: int = 0,
+        tricks: int = WEIGHTED_TRICKS,
     ) -> None:
         self.budget_ms = budget_ms
         self.max_worlds = max_worlds
@@ -100,6 +101,7 @@ class SearchPlayer:
         self.ducked = ducked / 100  # 1.0: the ducking inference off
         self.withheld = withheld / 100  # 1.0: the point-signal inference off
         self.halving = halving  # 1: successive halving of the candidates (off until measured)
+        self.tricks = tricks  # the recent tricks whose plays weight a world
 
     def __repr__(self) -> str:
         return f"SearchPlayer(budget_ms={self.budget_ms})"
@@ -173,7 +175,7 @@ class SearchPlayer:
         times ``ducked`` per card held by a seat that ducked a trick it would have won,
         times ``withheld`` per point card held by a seat that gave its partner's won trick
         no points (:func:`engine.players.knowledge.withheld`)."""
-        w = likelihood(obs, world, self.mismatch) if self.weighting else 1.0
+        w = likelihood(obs, world, self.mismatch, self.tricks) if self.weighting else 1.0
         for seat, cards in enumerate(ducks):
             if cards:
                 w *= self.ducked ** len(cards.intersection(world[seat]))
@@ -281,10 +283,16 @@ def candidates(obs: Observation, own: list[int], rng: random.Random) -> list[lis
     return list(out.values())[:MAX_CANDIDATES]
 
 
-def likelihood(obs: Observation, world: list[list[int]], mismatch: float = MISMATCH) -> float:
-    """How likely the other seats' recent plays were under the heuristic, in this world."""
+def likelihood(
+    obs: Observation,
+    world: list[list[int]],
+    mismatch: float = MISMATCH,
+    tricks: int = WEIGHTED_TRICKS,
+) -> float:
+    """How likely the other seats' plays in the last ``tricks`` tricks (the current one
+    counting) were under the heuristic, in this world."""
     weight = 1.0
-    recent = obs.tricks[-WEIGHTED_TRICKS:]
+    recent = obs.tricks[-tricks:]
     first = len(obs.tricks) - len(recent)
     # each seat's hand before the recent plays: its cards now plus what it played since
     back: list[Counter[int]] = [Counter(h) for h in world[:4]]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 
@@ -14,7 +15,7 @@ from engine.players import get
 from engine.players.bury import search_bury
 from engine.players.heuristic import choose_bury
 from engine.players.knowledge import ducked, inferences, withheld
-from engine.players.search import PLAYS_PER_MS, SearchPlayer, candidates
+from engine.players.search import PLAYS_PER_MS, SearchPlayer, candidates, likelihood
 from engine.players.worlds import KITTY, knowledge, sample
 from engine.rules import RuleSet
 from tests.engine.test_players import seat_to_act
@@ -75,6 +76,20 @@ def test_decisions_never_depend_on_hidden_cards(hand):
         assert player.play(obs, random.Random(11)) == player.play(twin, random.Random(11))
         checked += 1
     assert checked > 5
+
+
+def test_weighing_more_tricks_only_lowers_a_worlds_weight_and_older_tricks_count():
+    # the weight is a product of factors <= 1 over the plays of the last ``tricks`` tricks,
+    # so each older trick weighed can only lower it; and older plays do tell worlds apart
+    rng = random.Random(5)
+    lowered = 0
+    for state, seat in positions(3, every=9):
+        obs = state.observation(seat)
+        world = sample(obs.ctx, knowledge(obs.ctx, obs), rng)
+        weights = [likelihood(obs, world, 0.5, tricks) for tricks in (1, 2, 4, 30)]
+        assert all(1.0 >= a >= b > 0 for a, b in itertools.pairwise(weights))
+        lowered += weights[-1] < weights[1]
+    assert lowered > 3
 
 
 def bury_positions(deals: int, first: int = 0):  # type: ignore[no-untyped-def]
