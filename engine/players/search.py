@@ -100,7 +100,9 @@ class SearchPlayer:
         self.confidence = confidence / 100
         self.ducked = ducked / 100  # 1.0: the ducking inference off
         self.withheld = withheld / 100  # 1.0: the point-signal inference off
-        self.halving = halving  # 1: successive halving of the candidates (off until measured)
+        # 1: successive halving of the candidates (off until measured); 2: as 1, with fewer
+        # rounds where the budget cannot give every candidate 2 worlds in each
+        self.halving = halving
         self.tricks = tricks  # the recent tricks whose plays weight a world
 
     def __repr__(self) -> str:
@@ -131,6 +133,8 @@ class SearchPlayer:
         remaining = sum(obs.card_counts)
         evaluations = self.budget_ms * PLAYS_PER_MS // remaining  # candidate playouts
         rounds = max(1, (len(cands) - 1).bit_length()) if self.halving else 1
+        while self.halving == 2 and rounds > 1 and evaluations // rounds // len(cands) < 2:
+            rounds -= 1  # fewer rounds rather than no search: 2 worlds a candidate first
         if min(self.max_worlds, evaluations // rounds // len(cands)) < 2:
             return own
         ctx = obs.ctx
