@@ -61,8 +61,8 @@ def hidden_swapped(state: HandState, seat: int, rng: random.Random) -> HandState
 
 @pytest.mark.parametrize("hand", range(4))  # four hands, in parallel parts
 def test_decisions_never_depend_on_hidden_cards(hand):
-    # every inference on; successive halving of the candidates in half the hands
-    player = SearchPlayer(budget_ms=200, ducked=50, withheld=50, halving=hand % 2)
+    # every inference on; successive halving of the candidates (both kinds) in some hands
+    player = SearchPlayer(budget_ms=200, ducked=50, withheld=50, halving=hand % 3)
     rng = random.Random(3 + hand)
     checked = 0
     for state, seat in positions(1, first=hand):
@@ -90,6 +90,36 @@ def test_weighing_more_tricks_only_lowers_a_worlds_weight_and_older_tricks_count
         assert all(1.0 >= a >= b > 0 for a, b in itertools.pairwise(weights))
         lowered += weights[-1] < weights[1]
     assert lowered > 3
+
+
+def test_halving_2_searches_every_choice_the_plain_search_would(monkeypatch):
+    # at 50 ms early choices cannot give every candidate 2 worlds in each halving round:
+    # halving=1 then plays the heuristic's choice, halving=2 searches with fewer rounds
+    import engine.players.search as search
+
+    drawn = 0
+    real = search.sample
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        nonlocal drawn
+        drawn += 1
+        return real(*args)
+
+    monkeypatch.setattr(search, "sample", counted)
+    fell_back = 0
+    for state, seat in positions(2, every=4):
+        obs = state.observation(seat)
+        if max(obs.card_counts) <= 4:
+            continue  # endgames are solved, not halved
+        worlds = []
+        for halving in (0, 1, 2):
+            drawn = 0
+            SearchPlayer(budget_ms=50, halving=halving).play(obs, random.Random(2))
+            worlds.append(drawn)
+        plain, halved, fewer_rounds = worlds
+        assert (fewer_rounds >= 2) == (plain >= 2)
+        fell_back += halved == 0 and fewer_rounds >= 2
+    assert fell_back > 3
 
 
 def bury_positions(deals: int, first: int = 0):  # type: ignore[no-untyped-def]
