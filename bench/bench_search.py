@@ -10,7 +10,9 @@ so two versions of the player can be compared decision by decision (``--decision
 writes one line per position) and by CPU time for the same worlds: a faster player
 spends less CPU on the same worlds, as the budget is counted in simulated plays.
 CPU time of this thread, the garbage collector paused during each decision. Prints the
-median, p95 and max over the decisions that searched (sampled at least one world).
+median, p95 and max over the decisions that searched (sampled at least one world), and
+how many of those drew as many worlds as ``max_worlds`` allows (where the cap, not the
+budget, set the number of worlds).
 """
 
 from __future__ import annotations
@@ -90,7 +92,8 @@ def main() -> None:
         f"{args.phase}, budget {args.budget_ms} ms: searched {len(times)} of {len(obs)} positions;"
         f" CPU ms per decision median {statistics.median(times):.1f}"
         f"  p95 {times[int(0.95 * len(times))]:.1f}  max {times[-1]:.1f};"
-        f" worlds per decision median {statistics.median(per):g}"
+        f" worlds per decision median {statistics.median(per):g};"
+        f" capped at max_worlds ({player.max_worlds}) in {sum(w >= player.max_worlds for w in per)}"
     )
     if args.decisions:
         Path(args.decisions).write_text("".join(f"{d}\n" for d in decisions))
