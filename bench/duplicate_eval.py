@@ -129,11 +129,47 @@ A's own results (their sum is the paired difference), not gains over B in that r
       83 pairs, 64 differing)
       points per deal pair  -1.99 ± 5.99 [-7.98, +4.00]  (A defending -77.41, attacking +75.42)
       levels per deal pair  -0.10 ± 0.16 [-0.26, +0.07]
-      no gain to see: MISMATCH stays 0.5. CONFIDENCE, WEIGHTED_TRICKS and the number of
-      worlds were not tuned (no time left to run them); at 50 ms ``max_worlds`` (200) never
-      binds, so the worlds a decision are set by the budget alone.
+      no gain to see: MISMATCH stays 0.5 (200 pairs since: "Tuning" below).
     decisions with every inference on (bench/bench_search.py --positions 40, default budget):
       median 235 ms, p95 310 ms, max 323 ms of CPU, 42 worlds (median)
+
+Successive halving at the default budget and tuning, 2026-12-01 (commits 2ea4c38 and
+ea2334f, ``--jobs 2`` on the 2-core machine, cards dealt all at once, 200 pairs a run; the
+halving run on seeds 0-199, the tunings on seeds 20000-20199 kept apart from those reported
+above; every pair in ``bench/results/issue20-halving-300ms.txt`` and
+``bench/results/issue20-tune-*-50ms.txt``):
+
+    --a search,halving=1 --b search (default budget, 300 ms; 75 min)
+      points per deal pair  +1.27 ± 7.22 [-5.94, +8.49];  levels +0.06 ± 0.18 [-0.12, +0.24]
+      hands won by A 50.5% ± 4.9% of 400: neutral at the default budget, so the search
+      keeps one round (80 worlds a decision instead of 36 bought nothing to see)
+    --a search,halving=1 --b search --budget-ms 50 (seeds 20000-20099; stopped at 100 pairs
+    to give the cores to the tunings once it stood at zero)
+      points per deal pair  +0.00 ± 7.38 [-7.38, +7.38];  levels +0.06 ± 0.19
+      the +7.15 ± 5.32 on seeds 0-199 (dealt 3 at a time) does not repeat on other seeds:
+      halving stays off at 50 ms (普通) too (the runs below with halving=1 have it on
+      both sides)
+    --a search,halving=1,confidence=50 --b search,halving=1 --budget-ms 50 (CONFIDENCE 0.5)
+      points per deal pair  -3.02 ± 3.61 [-6.63, +0.58];  levels -0.07 ± 0.10
+    --a search,confidence=200 --b search --budget-ms 50 (CONFIDENCE 2)
+      points per deal pair  +1.85 ± 4.85 [-3.00, +6.70];  levels +0.04 ± 0.13
+      neither way pays: CONFIDENCE stays 1
+    --a search,halving=1,tricks=4 --b search,halving=1 --budget-ms 50 (4 weighted tricks)
+      points per deal pair  -1.18 ± 2.45 [-3.62, +1.27];  levels -0.03 ± 0.08
+      no gain: WEIGHTED_TRICKS stays 2 (weighing older tricks costs CPU and adds nothing)
+    --a search,mismatch=25 --b search --budget-ms 50 (MISMATCH 0.25)
+      points per deal pair  +0.75 ± 4.05 [-3.30, +4.80];  levels +0.03 ± 0.11
+      no gain: MISMATCH stays 0.5
+    --a search,halving=2 --b search,halving=1 --budget-ms 50 (the number of worlds: at
+    50 ms halving=1 leaves 41% of the choices to the heuristic, as it cannot give every
+    candidate 2 worlds in each round; halving=2 takes fewer rounds there instead)
+      points per deal pair  -1.00 ± 5.14 [-6.14, +4.14];  levels -0.04 ± 0.14
+      no gain: searching those choices with 2-3 worlds a candidate adds nothing to see
+    The cap ``max_worlds`` (200; ``bench/bench_search.py`` counts where it binds): at
+    50 ms it binds in 0 of 90 searched middle-game choices and 5 of 39 endgames; at 300 ms
+    in 8 of 90 and 18 of 39. Elsewhere the budget alone sets the worlds, so the cap can
+    change only late choices, where the whole exact endgame was worth +1.11 ± 0.85; a run
+    at 300 ms (75 min of both cores) was not made, and it stays 200.
 """
 
 from __future__ import annotations
