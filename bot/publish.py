@@ -302,7 +302,10 @@ class Publisher:
         if deadline is None or match.hand.turn != seat:
             return None
         seconds = round(game.rec.turn_seconds or st.turn_timeout_seconds)
-        return render_hand.TurnClock(seconds, _hms(deadline[1]), warning=game.warned)
+        optional = match.hand.phase == "chaodi"
+        return render_hand.TurnClock(
+            seconds, _hms(deadline[1]), warning=game.warned, optional=optional
+        )
 
 
 def _tricks_done(tricks: Sequence[Trick]) -> int:

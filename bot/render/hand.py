@@ -68,6 +68,7 @@ class TurnClock:
     until: str
     warning: bool = False
     window: bool = False
+    optional: bool = False  # 炒底: running out is a pass, not 托管
 
 
 def hand_message(
@@ -120,6 +121,8 @@ def _clock_line(clock: TurnClock, lang: str) -> str:
     if clock.warning:
         return t(lang, "dm.clock.warning", until=clock.until)
     key = "dm.clock.window" if clock.window else "dm.clock.turn"
+    if clock.optional:
+        key = "dm.clock.optional"
     return t(lang, key, seconds=clock.seconds, until=clock.until)
 
 

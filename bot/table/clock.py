@@ -52,7 +52,7 @@ def due(table: Table, pace: Pace, at: Moment) -> tuple[Token, float] | None:
         # a timer is armed once per moment whatever the clock did meanwhile
         turn_clock(table, pace, at)
         seconds = turn_seconds(table, pace)
-        if seconds <= 2 * WARN_SECONDS:
+        if seconds <= 2 * WARN_SECONDS or match.hand.phase == "chaodi":  # no 托管 to warn of
             return (n, v, "timeout"), seconds
         if not table.warned:
             return (n, v, "warn"), seconds - WARN_SECONDS
@@ -171,6 +171,13 @@ def tick(table: Table, cmd: Tick, step: Step) -> None:
         if kind == "robot" and not robot(rec, turn):
             return  # the player came back while the move was being decided
         s = rec.seats[turn]
+        if kind == "timeout" and hand.phase == "chaodi":
+            # 炒底 is optional: a window left to run out is a pass, as the after-deal
+            # window's is, never 托管
+            s.selection = []
+            _try(match, Pass(seat=turn), out)
+            table.after_engine(step)
+            return
         if kind == "timeout" and not s.auto:
             s.auto = True  # 托管 until the player acts again
             out.append(AutoOn(turn))

@@ -302,3 +302,25 @@ def test_computers_shows_decided_before_a_batch_see_it_and_the_first_show_stands
     assert hand.declaring.declarer == 1 and out.events
     # the same timer again (the table moved on): nothing
     assert apply(table, Tick(token, shows=shows), pace, at.after(1)).events == []
+
+
+def test_an_unanswered_炒底_window_counts_as_a_pass_not_托管():
+    """炒底 is optional (RULES.md 7): a person who lets its clock run out passes, as if
+    they tapped Pass, and stays in charge of their seat (no 托管)."""
+    table, at = started()
+    until(table, at, lambda t: t.match.hand.phase == "done")
+    timer(table, at)  # the next hand
+    assert table.match.hand.hand_number == 2
+
+    def asked(t: Table) -> bool:
+        hand = t.match.hand
+        t.rec.seats[0].auto = False  # the creator is back (hand 1 ran out on 托管)
+        return hand.phase == "chaodi" and hand.turn == 0
+
+    until(table, at, asked)
+    (n, v, kind), delay = due(table, PACE, at.moment)
+    assert kind == "timeout"  # no warning of a 托管 that will not come
+    out = until(table, at, lambda t: t.match.hand.turn != 0 or t.match.hand.phase != "chaodi")
+    said = [k for o in out for k in kinds(o)]
+    assert "passed" in said and "auto_on" not in said, said
+    assert not table.rec.seats[0].auto
