@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import combinations
 from typing import NamedTuple
 
 from engine.errors import (
@@ -184,6 +185,36 @@ def is_legal_follow(
     except IllegalAction:
         return False
     return True
+
+
+def followable(ctx: TrumpContext, lead: Sequence[int], hand: Sequence[int]) -> set[int]:
+    """The cards of ``hand`` that belong to at least one legal follow of ``lead`` (8.1):
+    what a player may still choose from; every other card cannot be played now.
+
+    Each legal follow holds ``need`` pairs of the led class (the pairs the rule asks
+    for, the tractors among them) and ``free`` cards of the class besides; any card of
+    the class can take a free place. With no free place every card is in a pair: the
+    pairs that some legal set of ``need`` pairs contains are found by trying each set
+    (a hand holds a dozen pairs of a class at most).
+    """
+    info = lead_summary(ctx, tuple(lead))
+    n, klass = info.size, info.klass
+    cls = ctx.suit_class
+    same = [c for c in hand if cls[c] == klass]
+    if len(same) < n:
+        return set(hand)  # the whole class, then any others
+    if len(same) == n or not info.pairs:
+        return set(same)
+    pairs = pair_ids(ctx, same, klass)
+    need = min(len(pairs), info.pairs)
+    if n > 2 * need:
+        return set(same)
+    return {
+        c
+        for chosen in combinations(pairs, need)
+        for c in chosen
+        if is_legal_follow(ctx, lead, hand, [c for p in chosen for c in (p, p)])
+    }
 
 
 def random_follow(

@@ -23,6 +23,7 @@ from engine.ranking import TRUMP
 from engine.records import PlayRecord, Trick
 from engine.scoring import TAKE_OVER, next_threshold
 from engine.seats import SEATS
+from engine.tricks import followable
 from engine.view import Observation, PublicView
 
 SUIT_TEXT = "♠♥♣♦"
@@ -136,7 +137,17 @@ def _mine(
         "picked": picked if obs.my_turn and obs.phase == "burying" else None,
         "selection": list(rec.seats[obs.seat].selection),
         "auto": rec.seats[obs.seat].auto,
+        # following: the cards that can be part of a legal play (the engine's answer);
+        # None when any card may be tapped
+        "playable": _playable(obs),
     }
+
+
+def _playable(obs: Observation) -> list[int] | None:
+    trick = obs.current_trick
+    if not obs.my_turn or obs.phase != "playing" or trick is None or not trick.plays:
+        return None
+    return sorted(followable(obs.ctx, trick.plays[0].cards, obs.hand))
 
 
 def table_view(

@@ -24,6 +24,7 @@ from engine.ranking import TrumpContext
 from engine.tricks import (
     check_follow,
     check_lead,
+    followable,
     is_legal_follow,
     lead_summary,
     play_kind,
@@ -607,3 +608,50 @@ def test_a_ruff_and_a_throw_that_stood_are_told_apart_from_plain_plays():
     # trumps that do not match the lead's shape are a discard, not a ruff
     assert play_kind(L10H, parse_cards("AS AS"), parse_cards("3H 4H"), leads=False) is None
     assert play_kind(L10H, parse_cards("3H"), parse_cards("4H"), leads=False) is None
+
+
+def test_followable_cards_of_a_pair_lead_are_the_pairs_when_a_pair_is_held():
+    # ♥ led pair; holding a ♥ pair, only that pair can follow; ♠ cards never
+    assert followable(L2S, parse_cards("5H 5H"), parse_cards("9H 9H 3H 4S")) == set(
+        parse_cards("9H")
+    )
+    # no pair: any ♥ (and with one ♥ only, any card fills the second place)
+    assert followable(L2S, parse_cards("5H 5H"), parse_cards("9H 3H 4S")) == set(
+        parse_cards("9H 3H")
+    )
+    assert followable(L2S, parse_cards("5H 5H"), parse_cards("9H 4S 6C")) == set(
+        parse_cards("9H 4S 6C")
+    )
+
+
+def test_followable_cards_of_a_tractor_lead_are_the_tractors_pairs():
+    lead = parse_cards("5H 5H 6H 6H")
+    hand = parse_cards("9H 9H 10H 10H KH KH 3H 4S")
+    assert followable(L2S, lead, hand) == set(parse_cards("9H 10H"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(deals(), st.integers(0, 2**32))
+def test_followable_is_exactly_the_cards_of_some_legal_follow(deal, seed):
+    """Against every follow a small hand can make: a card is followable iff some legal
+    follow holds it."""
+    ctx, hands = deal
+    rng = random.Random(seed)
+    lead = some_lead(ctx, hands[0], rng)
+    klass = ctx.suit_class[lead[0]]
+    rest = [c for h in hands[1:] for c in h]
+    same = sorted({c for c in rest if ctx.suit_class[c] == klass})
+    hand: list[int] = []
+    for c in rng.sample(same, min(len(same), rng.randint(0, 6))):
+        hand += [c] * min(rest.count(c), rng.choice((1, 2, 2)))
+    others = [c for c in rest if ctx.suit_class[c] != klass]
+    hand += rng.sample(others, max(0, len(lead) - len(hand)) + rng.randint(0, 2))
+    hand = hand[:12]
+    if len(hand) < len(lead):
+        return
+    legal: set[int] = set()
+    for chosen in itertools.combinations(range(len(hand)), len(lead)):
+        play = [hand[i] for i in chosen]
+        if is_legal_follow(ctx, lead, hand, play):
+            legal.update(play)
+    assert followable(ctx, lead, hand) == legal

@@ -20,6 +20,7 @@ from bot.webapp.auth import InitDataError, sign, validate
 from bot.webapp.server import hub
 from engine.errors import IllegalAction
 from engine.hand import Play, Show
+from engine.tricks import followable
 from tests.e2e.harness import hand_message, press, running_bot, wait_for
 from tests.e2e.harness import service as service_of
 from tests.e2e.seen import public
@@ -169,6 +170,12 @@ def _check_privacy(hand: Any, seat: int | None, doc: dict) -> None:
         for option in me["shows"]:
             assert not Counter(option["cards"]) - Counter(obs.hand)
         assert not Counter(me["selection"]) - Counter(obs.hand)
+        trick = obs.current_trick
+        following = obs.my_turn and obs.phase == "playing" and trick is not None
+        if following and trick.plays:  # the engine's answer, as the page dims the rest
+            assert me["playable"] == sorted(followable(obs.ctx, trick.plays[0].cards, obs.hand))
+        else:
+            assert me["playable"] is None
     assert set(_cards_in(doc)) <= allowed, (seat, set(_cards_in(doc)) - allowed)
 
 
@@ -208,6 +215,8 @@ async def play_hand_through_the_app(world, app, sessions, game_id, watcher=None,
             continue
         hinted = await s.act(game_id, "hint", view)
         chosen = hinted["view"]["me"]["selection"]
+        playable = hinted["view"]["me"]["playable"]
+        assert playable is None or set(chosen) <= set(playable)  # the hint matches the lead
         answer = await s.act(game_id, "play", hinted["view"], cards=chosen)
         assert not answer["alert"], answer
         steps["plays"] += 1
