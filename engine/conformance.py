@@ -4,7 +4,11 @@
     python -m engine.conformance --answer FILE.jsonl [...]   answer mode
 
 Every answer is computed by the engine; unknown kinds and malformed cases are
-reported as failures with a reason, never a crash.
+reported as failures with a reason, never a crash. Beside the shared kinds, this
+project's own scenarios (tests/engine/scenarios/) use ``throw_shown``: for a throw
+and the next seats' hands, the forced play and what a failed throw shows (RULES 13):
+``shown_by``, the index in ``others`` of the hand that shows it (null: none), and
+``shown``, its unit.
 """
 
 from __future__ import annotations
@@ -70,6 +74,20 @@ def _throw(ctx: TrumpContext, rules: RuleSet, inp: dict[str, Any]) -> Answer:
     return {"ok": forced is None, "forced": "" if forced is None else format_cards(forced)}
 
 
+def _throw_shown(ctx: TrumpContext, rules: RuleSet, inp: dict[str, Any]) -> Answer:
+    """This project's kind (RULES 13): what a failed throw shows and which hand shows it."""
+    from engine.tricks import check_throw, throw_beater
+
+    others = [parse_cards(h) for h in inp["others"]]
+    forced = check_throw(ctx, parse_cards(inp["throw"]), others)
+    shown = None if forced is None else throw_beater(ctx, forced, others)
+    return {
+        "forced": "" if forced is None else format_cards(forced),
+        "shown_by": None if shown is None else shown.holder,
+        "shown": "" if shown is None else format_cards(ctx.sorted(shown.cards)),
+    }
+
+
 def _kitty(ctx: TrumpContext, rules: RuleSet, inp: dict[str, Any]) -> Answer:
     from engine.scoring import kitty_bonus_for_lead
 
@@ -126,6 +144,7 @@ KINDS: dict[str, Callable[[TrumpContext, RuleSet, dict[str, Any]], Answer]] = {
     "follow": _follow,
     "trick": _trick,
     "throw": _throw,
+    "throw_shown": _throw_shown,
     "kitty": _kitty,
     "level": _level,
     "declare": _declare,

@@ -146,13 +146,15 @@ class PlayStarted:
 class ThrowFailed:
     """A throw failed (RULES 8.3): ``seat`` tried ``attempted`` and must play ``forced``;
     ``penalty`` is the change to the attackers' points (negative if an attacker threw);
-    ``beaten_by``: what in another hand beat the forced unit (the table sees it)."""
+    ``beaten_by``: what in another hand beat the forced unit, shown by ``beaten_by_seat``
+    (the first seat after the thrower that can, its lowest such unit: RULES 13)."""
 
     seat: Seat
     attempted: tuple[Card, ...]
     forced: tuple[Card, ...]
     penalty: int
     beaten_by: tuple[Card, ...] = ()
+    beaten_by_seat: Seat | None = None
     kind: Literal["throw_failed"] = "throw_failed"
 
 

@@ -548,14 +548,22 @@ class HandState(BaseModel):
             others = [self.hands[(a.seat + i) % 4] for i in (1, 2, 3)]
             forced = check_throw(ctx, cards, others)
             if forced is not None:
-                beaten_by = throw_beater(ctx, forced, others)
+                shown = throw_beater(ctx, forced, others)
+                holder = None if shown is None else (a.seat + 1 + shown.holder) % 4
+                beaten_by = [] if shown is None else shown.cards
                 record = PlayRecord(
-                    seat=a.seat, cards=list(forced), attempted=cards, beaten_by=beaten_by
+                    seat=a.seat,
+                    cards=list(forced),
+                    attempted=cards,
+                    beaten_by=beaten_by,
+                    beaten_by_seat=holder,
                 )
                 penalty = failed_throw_penalty(self.rules, record, self.defenders)
                 self.penalty += penalty
                 out.append(
-                    ThrowFailed(a.seat, tuple(cards), tuple(forced), penalty, tuple(beaten_by))
+                    ThrowFailed(
+                        a.seat, tuple(cards), tuple(forced), penalty, tuple(beaten_by), holder
+                    )
                 )
         for c in record.cards:
             hand.remove(c)

@@ -21,8 +21,10 @@ class PlayRecord(BaseModel):
     cards: list[Card]
     # a failed throw: what the leader tried; ``cards`` is the forced play
     attempted: list[Card] | None = None
-    # a failed throw: what in another hand beat the unit that failed (it is the forced play)
+    # a failed throw: what in another hand beat the unit that failed (it is the forced play),
+    # as its holder shows it: the first seat after the thrower that can (RULES 13)
     beaten_by: list[Card] | None = None
+    beaten_by_seat: Seat | None = None
 
 
 class Trick(BaseModel):

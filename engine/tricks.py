@@ -7,7 +7,7 @@
   and the first is :func:`engine.units.tractor_cover` of the play's pairs, so a
   follow is legal iff both equal what the whole hand could reach.
 - 8.2 (winner): :func:`trick_winner`, with shape-matching ruffs and over-ruffs.
-- 8.3 (throws): :func:`check_throw`.
+- 8.3 (throws): :func:`check_throw`; what a failed throw shows (13): :func:`throw_beater`.
 
 Hands and plays are lists of card ids; these functions are on the computer
 players' hot path, so they work on counts and cached lead summaries.
@@ -345,38 +345,53 @@ def check_throw(
     return list(forced.cards)
 
 
+class Beater(NamedTuple):
+    """What a failed throw shows (RULES 8.3 and 13): ``holder`` is the index in
+    ``others`` of the first hand that beats the forced unit, ``cards`` its lowest unit
+    that does (strongest card first)."""
+
+    holder: int
+    cards: list[int]
+
+
 def throw_beater(
     ctx: TrumpContext, unit_cards: Sequence[int], others: Sequence[Sequence[int]]
-) -> list[int]:
-    """What beat a failed throw's unit (8.3): the highest unit of its kind and size in
-    its class among the other hands (a single, a pair, a tractor), strongest first;
-    [] when no other hand beats it."""
+) -> Beater | None:
+    """What a failed throw shows (RULES 13): the first of ``others`` (the next seats in
+    playing order) holding a unit of the forced unit's kind and size in its class that
+    beats it shows the lowest such unit (on equal rank, the last in display order), as
+    the holder would at a real table; None when no other hand beats it."""
     units = decompose(ctx, list(unit_cards))
     if not units or len(units) != 1:
-        return []
+        return None
     unit = units[0]
-    cls, order = ctx.suit_class, ctx.order
-    klass = cls[unit.cards[0]]
-    best: list[int] = []
-    best_top = unit.top
-    for hand in others:
-        if unit.pairs == 0:
-            for c in hand:
-                if cls[c] == klass and order[c] > best_top:
-                    best, best_top = [c], order[c]
-            continue
-        pairs = pair_ids(ctx, hand, klass)
-        if unit.pairs == 1:
-            for c in pairs:
-                if order[c] > best_top:
-                    best, best_top = [c, c], order[c]
-            continue
-        top = best_tractor_top(profile_of(ctx, pairs, klass), unit.pairs)
-        if top > best_top:
-            by_order = {order[c]: c for c in pairs}
-            best = [by_order[o] for o in range(top, top - unit.pairs, -1) for _ in (0, 1)]
-            best_top = top
-    return best
+    klass = ctx.suit_class[unit.cards[0]]
+    for i, hand in enumerate(others):
+        cards = _lowest_beating(ctx, unit, klass, hand)
+        if cards:
+            return Beater(i, cards)
+    return None
+
+
+def _lowest_beating(ctx: TrumpContext, unit: Unit, klass: int, hand: Sequence[int]) -> list[int]:
+    """The hand's lowest unit of ``unit``'s kind and size in ``klass`` above it, or []."""
+    order, key = ctx.order, ctx.sort_key
+    if unit.pairs == 0:
+        pool = [c for c in hand if ctx.suit_class[c] == klass]
+    else:
+        pool = pair_ids(ctx, hand, klass)
+    # per rank, the card last in display order (the tie-break of RULES 8.3)
+    last: dict[int, int] = {}
+    for c in pool:
+        o = order[c]
+        if o not in last or key[c] > key[last[o]]:
+            last[o] = c
+    k = max(unit.pairs, 1)
+    for top in range(unit.top + 1, ctx.class_top[klass] + 1):
+        if all(top - j in last for j in range(k)):
+            picked = [last[top - j] for j in range(k)]
+            return picked if unit.pairs == 0 else [c for c in picked for _ in (0, 1)]
+    return []
 
 
 def play_kind(

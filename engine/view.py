@@ -93,6 +93,7 @@ class FailedThrow:
     forced: tuple[Card, ...]
     penalty: int
     beaten_by: tuple[Card, ...] = ()
+    beaten_by_seat: Seat | None = None
 
 
 @dataclass(slots=True, kw_only=True)
@@ -223,6 +224,7 @@ class PublicView:
                 forced=tuple(p.cards),
                 penalty=failed_throw_penalty(self.rules, p, defenders),
                 beaten_by=tuple(p.beaten_by or ()),
+                beaten_by_seat=p.beaten_by_seat,
             )
             for i, trick in enumerate(self.tricks)
             for p in trick.plays

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import BJ, LJ, new_shoe, parse_cards
+from engine.cards import BJ, LJ, format_cards, new_shoe, parse_cards
 from engine.errors import (
     EMPTY_PLAY,
     MIXED_SUITS,
@@ -590,14 +590,33 @@ def test_ruff_rank_agrees_with_brute_force_assignment(case):
 # ---- how a play reads: what beat a failed throw, ruffs and throws -------------------
 
 
-def test_what_beat_a_failed_throw_is_the_highest_unit_of_its_kind_in_another_hand():
-    def beater(unit: str, *others: str) -> list[int]:
-        return throw_beater(L10H, parse_cards(unit), [parse_cards(h) for h in others])
+def beater(ctx: TrumpContext, unit: str, *others: str) -> tuple[int, str] | None:
+    shown = throw_beater(ctx, parse_cards(unit), [parse_cards(h) for h in others])
+    return None if shown is None else (shown.holder, format_cards(ctx.sorted(shown.cards)))
 
-    assert beater("9S", "JS 3S", "QS 5C") == parse_cards("QS")
-    assert beater("8S 8S", "JS JS 3S", "QS 5C") == parse_cards("JS JS")
-    assert beater("7S 7S 8S 8S", "5C", "QS QS KS KS 3S") == parse_cards("KS KS QS QS")
-    assert beater("AS", "JS", "QS") == []
+
+def test_a_failed_throw_shows_the_first_later_seat_that_beats_it_not_the_strongest():
+    # RULES 13: the first seat after the thrower that can beat the unit shows it,
+    # even when a later seat holds more
+    assert beater(L10H, "9S", "3S 5C", "JS 4S", "AS KS") == (1, "JS")
+    assert beater(L10H, "8S 8S", "JS JS 3S", "AS AS 5C") == (0, "JS JS")
+    assert beater(L10H, "AS", "JS", "QS") is None
+
+
+def test_a_failed_throw_shows_the_holders_lowest_beating_unit():
+    assert beater(L10H, "9S", "AS QS JS 3S") == (0, "JS")
+    assert beater(L10H, "4S 4S", "QS QS 5S 5S 3S 3S") == (0, "5S 5S")
+    # a tractor: the lowest of the holder's tractors of that length above it
+    assert beater(L10H, "7S 7S 8S 8S", "KS KS QS QS JS JS 3S") == (0, "QS QS JS JS")
+    # a longer tractor may be cut to the lowest window that still beats
+    assert beater(L10H, "9S 9S 8S 8S", "KS KS QS QS JS JS 3S 3S") == (0, "QS QS JS JS")
+
+
+def test_equal_beating_units_show_the_last_in_display_order():
+    # level 10, trump S: the off-suit 10s rank alike; 10C is shown after 10H
+    l10s = ctx_of("10", "S")
+    assert beater(l10s, "AS", "10H 10C 3D") == (0, "10C")
+    assert beater(l10s, "AS AS", "10H 10H 10C 10C") == (0, "10C 10C")
 
 
 def test_a_ruff_and_a_throw_that_stood_are_told_apart_from_plain_plays():

@@ -286,7 +286,7 @@ def test_failed_throw_event_carries_the_forced_play_and_penalty():
     events = state.apply(Play(seat=0, cards=parse_cards("9S 8S 8S 4S 4S")))
     tried, forced = tuple(parse_cards("9S 8S 8S 4S 4S")), tuple(parse_cards("9S"))
     beaten_by = tuple(parse_cards("JS"))  # the jack in seat 1 beats the 9
-    assert events == [ThrowFailed(0, tried, forced, 40, beaten_by), Played(0, forced, 0)]
+    assert events == [ThrowFailed(0, tried, forced, 40, beaten_by, 1), Played(0, forced, 0)]
 
 
 def test_next_hand_reports_its_start():
