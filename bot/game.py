@@ -100,7 +100,7 @@ class GameService:
 
     def turn_clock(self, game: Game) -> tuple[float, float] | None:
         """When the turn of the person who acts now runs out (monotonic, wall clock)."""
-        return table.turn_clock(game, self.settings, self.moment())
+        return table.turn_clock(game)
 
     # ------------------------------------------------------------------ the change path
     async def change(self, game: Game, command: Command) -> table.Outcome:
@@ -178,6 +178,7 @@ class GameService:
         rec = game.rec
         game.match = MatchState.model_validate_json(rec.match_json) if rec.match_json else None
         game.window_deadline = window
+        table.restarted(game, self.settings, self.moment())
         try:
             self.publisher.publish(game, full=True)
             self._arm(game, again=True)
@@ -219,6 +220,7 @@ class GameService:
         again for a press on an old message, leaves again after that change)."""
         match = MatchState.model_validate_json(rec.match_json) if rec.match_json else None
         game = self.games[rec.id] = Game(rec, match, saved=rec.model_dump_json())
+        table.restarted(game, self.settings, self.moment())
         return game
 
     async def create(self, rec: GameRecord) -> Game:

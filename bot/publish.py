@@ -45,7 +45,7 @@ from bot.render import history as render_history
 from bot.render import table as render_table
 from bot.render.lobby import lobby as render_lobby
 from bot.render.names import shown
-from bot.table import Moment, turn_clock
+from bot.table import turn_clock
 from bot.table.events import (
     LOBBY,
     Closed,
@@ -298,7 +298,7 @@ class Publisher:
                 until = self._window_until[game.rec.id] = (game.window_deadline, _hms(wall))
             seconds = round(st.overturn_window_seconds)
             return render_hand.TurnClock(seconds, until[1], window=True)
-        deadline = turn_clock(game, st, Moment(self.clock.now(), self.clock.wall()))
+        deadline = turn_clock(game)
         if deadline is None or match.hand.turn != seat:
             return None
         seconds = round(game.rec.turn_seconds or st.turn_timeout_seconds)

@@ -5,7 +5,7 @@ outbox, store or clock inside: ``bot.game.GameService.change`` locks, applies, s
 publishes the events and arms the table's timer (:func:`due`)."""
 
 from bot.table.clock import deciding, due, showing, turn_clock
-from bot.table.machine import apply, opened
+from bot.table.machine import apply, opened, restarted
 from bot.table.state import Answer, Moment, Outcome, Pace, Table, robot, takeable
 
 __all__ = [
@@ -18,6 +18,7 @@ __all__ = [
     "deciding",
     "due",
     "opened",
+    "restarted",
     "robot",
     "showing",
     "takeable",

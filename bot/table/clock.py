@@ -1,7 +1,12 @@
-"""The table's deadlines (RULES.md 13: 托管): which single timer it needs now
-(:func:`due`), a person's turn deadline (:func:`turn_clock`), and what a timer does
-when it goes off (:func:`tick`): deal a batch, close the overturn window, move for a
-computer or a player whose time ran out, deal the next hand, expire a lobby.
+"""The table's deadlines (RULES.md 13: 托管): the clocks a change starts or stops
+(:func:`settle`: a person's turn, the after-deal window), which single timer the table
+needs now (:func:`due`), a person's turn deadline (:func:`turn_clock`), and what a
+timer does when it goes off (:func:`tick`): deal a batch, close the overturn window,
+move for a computer or a player whose time ran out, deal the next hand, expire a lobby.
+
+The clocks are table state, set only by :func:`bot.table.apply` (and when a table is
+read from the store: :func:`bot.table.restarted`); :func:`due` and :func:`turn_clock`
+only read them.
 
 A timer carries the hand number and state version it was armed for, and does nothing
 if the table moved on."""
@@ -42,15 +47,14 @@ def due(table: Table, pace: Pace, at: Moment) -> tuple[Token, float] | None:
     if to.kind == "window":
         if any(robot(rec, s) for s in to.seats):
             return (n, v, "robots"), pace.computer_delay_seconds
-        if table.window_deadline is None:  # after a restart: a fresh window
-            table.window_deadline = at.now + pace.overturn_window_seconds
-        return (n, v, "window"), max(0.0, table.window_deadline - at.now)
+        end = table.window_deadline  # set when the window opened (settle)
+        left = pace.overturn_window_seconds if end is None else end - at.now
+        return (n, v, "window"), max(0.0, left)
     if to.seat is not None:  # one seat's turn: bury, 炒底 or play
         if robot(rec, to.seat):
             return (n, v, "robot"), pace.computer_delay_seconds
-        # the turn's deadline (its DM shows it); the delays are the turn's own, so
-        # a timer is armed once per moment whatever the clock did meanwhile
-        turn_clock(table, pace, at)
+        # the delays are the turn's own (its deadline was set when it opened), so a
+        # timer is armed once per moment whatever the clock did meanwhile
         seconds = turn_seconds(table, pace)
         if seconds <= 2 * WARN_SECONDS or match.hand.phase == "chaodi":  # no 托管 to warn of
             return (n, v, "timeout"), seconds
@@ -66,22 +70,35 @@ def turn_seconds(table: Table, pace: Pace) -> float:
     return table.rec.turn_seconds or pace.turn_timeout_seconds
 
 
-def turn_clock(table: Table, pace: Pace, at: Moment) -> tuple[float, float] | None:
+def turn_clock(table: Table) -> tuple[float, float] | None:
     """When the turn of the person who acts now runs out and 托管 takes over
-    (monotonic, wall clock); set when the turn opens. None: nobody's turn, a
-    computer's (托管 included) or the game is paused (it gets its time again)."""
+    (monotonic, wall clock). None: nobody's turn, a computer's (托管 included) or the
+    game is paused (it gets its time again)."""
+    deadline = table.turn_deadline
+    return None if deadline is None else (deadline[1], deadline[2])
+
+
+def settle(table: Table, pace: Pace, at: Moment) -> None:
+    """The table's clocks after a change at ``at``: the after-deal window ends
+    ``overturn_window_seconds`` after it opened; a person's turn runs out
+    ``turn_seconds`` after it opened (its warning not given yet), and has no deadline
+    while it is nobody's turn, a computer's (托管 included) or the game is paused (the
+    turn then gets its whole time again)."""
     rec, match = table.rec, table.match
+    if match is None or match.hand.phase != "after_deal":
+        table.window_deadline = None
+    elif table.window_deadline is None:
+        table.window_deadline = at.now + pace.overturn_window_seconds
     seat = None if match is None else match.next_actor().seat
     if rec.status != "running" or rec.paused or seat is None or robot(rec, seat):
         table.turn_deadline = None
-        return None
+        return
     assert match is not None
     key = (match.hand.hand_number, match.hand.version)
     if table.turn_deadline is None or table.turn_deadline[0] != key:
         seconds = turn_seconds(table, pace)
         table.turn_deadline = (key, at.now + seconds, at.wall + seconds)
         table.warned = False
-    return table.turn_deadline[1], table.turn_deadline[2]
 
 
 def deciding(table: Table, token: Token) -> tuple[Observation, random.Random] | None:

@@ -1,6 +1,7 @@
 """The one door of a table: :func:`apply` takes a command and the moment it happens
 at, changes the table, and says what happened (the engine's events and the table's
-own) and what the person is told. Nothing else changes a table."""
+own) and what the person is told, and sets the clocks the change starts or stops.
+Nothing else changes a table (but :func:`restarted`, for a table read again)."""
 
 from __future__ import annotations
 
@@ -53,7 +54,15 @@ def apply(table: Table, command: Command, pace: Pace, at: Moment) -> Outcome:
             seats.leave_group(table, step)
         case ReturnToGroup():
             seats.return_to_group(table, step)
+    clock.settle(table, pace, at)
     return out
+
+
+def restarted(table: Table, pace: Pace, at: Moment) -> None:
+    """A table read from the store, or returned to its saved record after a failed
+    change: its clocks, which no record keeps, run again (a turn and a window get
+    their whole time)."""
+    clock.settle(table, pace, at)
 
 
 def opened() -> Outcome:

@@ -71,10 +71,12 @@ class Step:
 class Table:
     rec: GameRecord
     match: MatchState | None = None
-    # monotonic deadline of the after-deal window (not persisted: re-armed on restart)
+    # the clocks, set by each change (``bot.table.clock.settle``), not persisted: a
+    # restart gives a window and a turn their whole time again.
+    # monotonic deadline of the after-deal window
     window_deadline: float | None = None
-    # the deadline of a person's turn: ((hand, version), monotonic, wall) (not persisted:
-    # a restart gives the turn its time again), and whether its warning was shown
+    # the deadline of a person's turn: ((hand, version), monotonic, wall), and whether
+    # its warning was shown
     turn_deadline: tuple[tuple[int, int], float, float] | None = None
     warned: bool = False
 
@@ -85,16 +87,11 @@ class Table:
         self.after_engine(step)
 
     def after_engine(self, step: Step) -> None:
-        """What follows an engine step: the overturn window opens or closes, a finished
-        hand checks the time limit, a won match finishes the game."""
+        """What follows an engine step: a finished hand checks the time limit, a won
+        match finishes the game."""
         match, rec = self.match, self.rec
         assert match is not None
-        phase = match.hand.phase
-        if phase == "after_deal" and self.window_deadline is None:
-            self.window_deadline = step.at.now + step.pace.overturn_window_seconds
-        elif phase != "after_deal":
-            self.window_deadline = None
-        if phase == "done":
+        if match.hand.phase == "done":
             # a time limit (tournament) is checked when a hand ends: higher level wins
             started = rec.started_at or rec.created_at
             step.events += match.check_time_limit((step.at.wall - started) / 60)

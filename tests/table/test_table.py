@@ -9,7 +9,17 @@ from dataclasses import dataclass
 from bot import codec
 from bot.codec import Kind
 from bot.models import GameRecord
-from bot.table import Moment, Outcome, Table, apply, deciding, due, showing
+from bot.table import (
+    Moment,
+    Outcome,
+    Table,
+    apply,
+    deciding,
+    due,
+    restarted,
+    showing,
+    turn_clock,
+)
 from bot.table.commands import (
     DmBack,
     DmLost,
@@ -207,6 +217,54 @@ def test_a_turn_that_runs_out_is_warned_then_goes_to_托管_until_the_player_act
     assert due(table, PACE, at.moment)[0][2] == "robot"  # 托管 plays for them
     out = apply(table, HandPress(press(table, "H"), CREATOR), PACE, at.moment)
     assert kinds(out) == ["auto_off", "selected"] and not table.rec.seats[0].auto
+
+
+def clocks(table: Table) -> tuple[object, ...]:
+    """Everything of a table: its record, its match and its clocks."""
+    match = None if table.match is None else table.match.model_dump_json()
+    clock = (table.window_deadline, table.turn_deadline, table.warned)
+    return (table.rec.model_dump_json(), match, clock)
+
+
+def test_a_turn_runs_from_the_change_that_opened_it_and_asking_changes_nothing():
+    """The turn's deadline is set by the command that gives the person their turn, not
+    when someone first asks for it: its DM, the Mini App and the timer, asked at any
+    moment and any number of times, see the same deadline and change nothing."""
+    table, at = started()
+    until(table, at, follows_one_card)
+    opened = at.moment  # the change that gave Ann her turn happened now
+    assert turn_clock(table) == (opened.now + 60, opened.wall + 60)
+    before = clocks(table)
+    for later in (at.after(5), at.after(20), at.moment):
+        assert due(table, PACE, later) == due(table, PACE, opened)
+        assert turn_clock(table) == (opened.now + 60, opened.wall + 60)
+        assert clocks(table) == before
+
+
+def test_the_after_deal_window_ends_when_it_opened_plus_its_time_whoever_asks():
+    table, at = started()
+    # Ann passes for herself: only the computers' timers run the window
+    until(table, at, lambda t: t.match.hand.phase == "after_deal")
+    opened = at.moment
+    assert table.window_deadline == opened.now + PACE.overturn_window_seconds
+    before = clocks(table)
+    due(table, PACE, at.after(3))
+    due(table, PACE, at.after(3))
+    assert clocks(table) == before
+
+
+def test_a_table_read_again_gives_the_turn_its_whole_time_once():
+    """After a restart (the clocks are not saved) the turn gets its whole time from the
+    moment the table is read; asking for it later changes nothing."""
+    table, at = started()
+    until(table, at, follows_one_card)
+    again = Table(table.rec.model_copy(deep=True), table.match.model_copy(deep=True))
+    read = at.after(100)
+    restarted(again, PACE, read)
+    assert turn_clock(again) == (read.now + 60, read.wall + 60) and not again.warned
+    before = clocks(again)
+    assert due(again, PACE, at.after(10))[0][2] == "warn"
+    assert clocks(again) == before
 
 
 def test_a_lost_dm_pauses_the_table_until_the_player_is_back_or_replaced():
