@@ -77,7 +77,7 @@ class _Shown:
     """What a DM was last given, by what its reader needs of it."""
 
     hand_no: int
-    needs: tuple[object, ...]
+    needs: Needs
 
 
 class Publisher:
@@ -130,9 +130,9 @@ class Publisher:
         """Their Mini App closed or went silent: they may be away until they press again."""
         self._pressed.pop(user_id, None)
 
-    def _wake(self, user_id: int, needs: tuple[object, ...], last: _Shown | None) -> bool:
+    def _wake(self, user_id: int, needs: Needs, last: _Shown | None) -> bool:
         """Their turn came and they may be away: the DM notifies, whatever else shows it."""
-        return bool(needs[0]) and (last is None or not last.needs[0]) and self._away(user_id)
+        return needs.mine and (last is None or not last.needs.mine) and self._away(user_id)
 
     def _away(self, user_id: int) -> bool:
         last = self._pressed.get(user_id)
@@ -264,7 +264,7 @@ class Publisher:
         key = self.dm_key(rec)
         hand = match.hand
         clock = self._clock(game, seat)
-        needs = (*_needs(game, seat), clock)
+        needs = _needs(game, seat, clock)
         last = self._dms.get((rec.id, seat))
         if last is not None and last.needs == needs and key in box.slots:
             return  # nothing its reader needs changed
@@ -277,11 +277,11 @@ class Publisher:
             content, my_turn = Content(content.text + "\n\n" + ended), False
         # A new hand moves the DM to the bottom (it notifies); so does a turn of a
         # player who may be away. After a restart nothing is known: edit in place.
-        turn_came = my_turn and (last is None or not last.needs[0]) and self._away(s.user_id)
+        turn_came = my_turn and (last is None or not last.needs.mine) and self._away(s.user_id)
         resend = last is not None and (last.hand_no != hand.hand_number or turn_came)
         # cards as they are dealt: calm; anything else (a show option, a show) at once
         dealing = hand.phase == "dealing" and rec.status == "running"
-        urgent = last is not None and _beyond_deal(last.needs) != _beyond_deal(needs)
+        urgent = last is not None and last.needs.beyond_deal() != needs.beyond_deal()
         calm = DEAL_CALM_SECONDS if dealing else 0.0
         box.put(key, content, resend=resend, calm=calm, urgent=dealing and urgent)
         self._dms[(rec.id, seat)] = _Shown(hand.hand_number, needs)
@@ -327,16 +327,48 @@ def _seen(table: Slot | None) -> int | None:
     return table.shown_tag if isinstance(table.shown_tag, int) else None
 
 
-_DEALT = slice(11, 13)  # where _needs keeps the reader's cards and the deal's progress
+@dataclass(frozen=True, slots=True)
+class Needs:
+    """What the reader of a seat's DM needs to see changed: their DM is edited when
+    any of it changes, and only then."""
+
+    mine: bool  # their turn (a turn reaching someone who may be away notifies)
+    status: str
+    paused: bool
+    group_gone: bool
+    lang: str
+    auto: bool
+    selection: tuple[int, ...]
+    hand_number: int
+    # every DM states the phase: each one is told when it changes (a few edits a hand),
+    # but for the first lead (what a DM says of a burial stays true, and cards others
+    # play reach a DM on its reader's turn: see render.hand)
+    phase: str
+    # 炒底: every DM says who may overturn now
+    overturner: int | None
+    # the header: level, trump, dealer (shows and overturns change them)
+    level: int
+    trump: int | None
+    trump_decided: bool
+    dealer: int | None
+    shows: int
+    # the reader's cards, during the deal too: cards as they arrive (the DM's outbox
+    # paces them at its rate), and how many are dealt
+    cards: tuple[int, ...]
+    dealt: int | None
+    show_options: tuple[tuple[int, ...], ...] | None
+    can_pass: bool | None
+    version: int | None  # of their turn
+    warned: bool | None  # their turn's last seconds
+    clock: render_hand.TurnClock | None
+
+    def beyond_deal(self) -> Needs:
+        """What a DM needs but the deal's progress (its cards and count)."""
+        return replace(self, cards=(), dealt=None)
 
 
-def _beyond_deal(needs: tuple[object, ...]) -> tuple[object, ...]:
-    """What a DM needs but the deal's progress (its cards and count)."""
-    return needs[: _DEALT.start] + needs[_DEALT.stop :]
-
-
-def _needs(game: Game, seat: int) -> tuple[object, ...]:
-    """What the reader of seat's DM needs to see changed (first: their turn)."""
+def _needs(game: Game, seat: int, clock: render_hand.TurnClock | None) -> Needs:
+    """What the reader of seat's DM needs to see changed."""
     rec, match = game.rec, game.match
     assert match is not None
     hand, s = match.hand, rec.seats[seat]
@@ -344,29 +376,27 @@ def _needs(game: Game, seat: int) -> tuple[object, ...]:
     mine = hand.turn == seat and phase in ("burying", "chaodi", "playing")
     dealing = phase in ("dealing", "after_deal")
     d = hand.declaring
-    return (
-        mine,
-        rec.status,
-        rec.paused,
-        rec.group_gone,
-        rec.seat_lang(seat),
-        s.auto,
-        tuple(s.selection),
-        hand.hand_number,
-        # every DM states the phase: each one is told when it changes (a few edits a
-        # hand), but for the first lead (what a DM says of a burial stays true, and
-        # cards others play reach a DM on its reader's turn: see render.hand)
-        "play" if phase in ("burying", "playing") else phase,
-        # 炒底: every DM says who may overturn now
-        hand.turn if phase == "chaodi" else None,
-        # the header: level, trump, dealer (shows and overturns change them)
-        (hand.level, d.trump, d.trump_decided, d.dealer, len(d.shows)),
-        # the reader's cards, during the deal too: cards as they arrive (the DM's
-        # outbox paces them at its rate)
-        tuple(hand.hands[seat]),
-        hand.dealt if phase == "dealing" else None,
-        tuple(map(tuple, match.observation(seat).show_options)) if dealing else None,
-        hand.can_pass(seat) if phase == "after_deal" else None,
-        hand.version if mine else None,
-        game.warned if mine else None,
+    return Needs(
+        mine=mine,
+        status=rec.status,
+        paused=rec.paused,
+        group_gone=rec.group_gone,
+        lang=rec.seat_lang(seat),
+        auto=s.auto,
+        selection=tuple(s.selection),
+        hand_number=hand.hand_number,
+        phase="play" if phase in ("burying", "playing") else phase,
+        overturner=hand.turn if phase == "chaodi" else None,
+        level=hand.level,
+        trump=d.trump,
+        trump_decided=d.trump_decided,
+        dealer=d.dealer,
+        shows=len(d.shows),
+        cards=tuple(hand.hands[seat]),
+        dealt=hand.dealt if phase == "dealing" else None,
+        show_options=(tuple(map(tuple, match.observation(seat).show_options)) if dealing else None),
+        can_pass=hand.can_pass(seat) if phase == "after_deal" else None,
+        version=hand.version if mine else None,
+        warned=game.warned if mine else None,
+        clock=clock,
     )
