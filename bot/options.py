@@ -23,7 +23,6 @@ from pydantic import ValidationError
 from bot.computer import DEFAULT_STRENGTH, STRENGTHS
 from bot.i18n import t
 from bot.models import ChatSettings, GameRecord
-from bot.render.cards import rank_label
 from engine.cards import RANKS
 from engine.rules import PRESET_DEFAULTS, Preset, RuleConflict, RuleSet
 
@@ -51,7 +50,7 @@ class Option:
 
 
 def _rank(lang: str, code: str) -> str:
-    return rank_label(int(code))
+    return RANKS[int(code)]  # the notation's name, as render.cards.rank_label shows a rank
 
 
 def _seconds(lang: str, code: str) -> str:
@@ -64,7 +63,7 @@ def _minutes(lang: str, code: str) -> str:
 
 def _match_end(lang: str, code: str) -> str:
     if code.startswith("t"):
-        return t(lang, "opt.me.target", level=rank_label(int(code[1:])))
+        return t(lang, "opt.me.target", level=RANKS[int(code[1:])])
     return t(lang, f"opt.me.{code}")
 
 

@@ -26,7 +26,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -35,7 +35,6 @@ from aiolimiter import AsyncLimiter
 from bot import codec
 from bot.codec import Kind
 from bot.config import Settings
-from bot.context import BotApp
 from bot.game import GameService
 from bot.i18n import LANGS, catalog, normalize
 from bot.live import Game
@@ -44,6 +43,38 @@ from bot.webapp.auth import InitDataError, Launch, validate
 from bot.webapp.live import Hub
 
 log = logging.getLogger(__name__)
+
+
+class Data(Protocol):
+    """What the Mini App reads of the running bot's ``bot_data`` (``bot.context.BotData``)."""
+
+    webapp_hub: Hub | None
+
+    @property
+    def running(self) -> bool: ...
+
+    @property
+    def service(self) -> GameService: ...
+
+    @property
+    def members(self) -> Members: ...
+
+
+class Token(Protocol):
+    @property
+    def token(self) -> str: ...
+
+
+class BotApp(Protocol):
+    """The running bot as the Mini App needs it (``bot.context.BotApp`` is one): the
+    server is served by the bot, so it names what it uses rather than importing it."""
+
+    @property
+    def bot(self) -> Token: ...
+
+    @property
+    def bot_data(self) -> Data: ...
+
 
 STATIC = Path(__file__).parent / "static"
 PTB: web.AppKey[Callable[[], BotApp | None]] = web.AppKey("ptb")

@@ -17,7 +17,7 @@ Candidates are pruned by successive halving: after each round the worse half of 
 left is dropped (the heuristic's bury always stays, as the reference), so the budget
 goes to the buries worth telling apart. Another bury is chosen only when it beats the
 heuristic's by more than ``CONFIDENCE`` standard errors of the paired difference
-(:func:`engine.players.search.choose`).
+(:func:`engine.players.paired.choose`).
 
 The budget is work, not wall time: ``budget_ms * BURY_SCALE * PLAYS_PER_MS`` simulated
 plays (the card-play search's unit), so a bury is a function of the observation and the
@@ -39,8 +39,8 @@ from collections.abc import Callable
 from engine.cards import POINTS
 from engine.hand import Observation, team_of
 from engine.players import heuristic
+from engine.players.paired import choose
 from engine.players.playout import playout, seat_view
-from engine.players.search import choose
 from engine.players.worlds import KITTY, knowledge, sample
 from engine.ranking import TRUMP
 from engine.scoring import DEFENDERS, climb, hand_outcome

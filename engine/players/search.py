@@ -52,9 +52,11 @@ from collections import Counter
 
 from engine.hand import Action, Bury, Observation, Play, team_of
 from engine.players import declare, heuristic
+from engine.players.bury import search_bury
 from engine.players.candidates import cost, distinct_in_effect, follow_candidates, lead_candidates
 from engine.players.endgame import Solver, plays_for
 from engine.players.knowledge import ducked, played_cards, withheld
+from engine.players.paired import choose
 from engine.players.playout import SimPlay, SimTrick, playout, seat_view, totals_so_far
 from engine.players.worlds import KITTY, knowledge, sample
 from engine.ranking import TRUMP
@@ -117,8 +119,6 @@ class SearchPlayer:
             plays = self.budget_ms * PLAYS_PER_MS * declare.BUDGET_FACTOR
             return declare.choose(obs, rng, plays, self.max_worlds)
         if obs.phase == "burying" and self.bury:
-            from engine.players.bury import search_bury
-
             return Bury(seat=obs.seat, cards=search_bury(obs, rng, self.bury_ms, PLAYS_PER_MS))
         if obs.phase != "playing" or not self.cardplay:
             return heuristic.choose_action(obs, rng)
@@ -242,26 +242,6 @@ def _mean(values: list[float], weights: list[float]) -> float:
     """The weighted mean of a candidate's values over the worlds it met (the first ones)."""
     met = weights[: len(values)]
     return sum(w * v for w, v in zip(met, values, strict=True)) / sum(met)
-
-
-def choose(values: list[list[float]], weights: list[float], confidence: float = CONFIDENCE) -> int:
-    """The candidate with the best weighted mean, if it beats the heuristic's own (index 0)
-    by more than ``confidence`` standard errors of the paired difference; else 0.
-
-    Few worlds make the best-looking candidate often just the luckiest one; keeping the
-    heuristic's play unless another is clearly better protects a short budget.
-    """
-    total = sum(weights)
-    own = values[0]
-    best, best_mean = 0, 0.0
-    for i in range(1, len(values)):
-        diffs = [v - o for v, o in zip(values[i], own, strict=True)]
-        mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
-        var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
-        n = total * total / sum(w * w for w in weights)  # the effective number of worlds
-        if mean > best_mean and mean > confidence * (var / n) ** 0.5:
-            best, best_mean = i, mean
-    return best
 
 
 def candidates(obs: Observation, own: list[int], rng: random.Random) -> list[list[int]]:

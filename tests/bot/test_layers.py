@@ -1,10 +1,13 @@
-"""The layering of bot/ (CONVENTIONS.md): no import cycle, not even one hidden behind
-``TYPE_CHECKING``, and the table (``bot/table/``) a pure state machine that knows no
-service, store, outbox, renderer or clock."""
+"""The layering of bot/ and engine/ (CONVENTIONS.md): no import cycle in either, not even
+one hidden behind ``TYPE_CHECKING`` or inside a function, the engine never importing the
+bot, and the table (``bot/table/``) a pure state machine that knows no service, store,
+outbox, renderer or clock, not even through what it imports."""
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
@@ -19,11 +22,12 @@ def module_name(path: Path) -> str:
 
 
 def modules() -> dict[str, Path]:
-    return {module_name(p): p for p in (ROOT / "bot").rglob("*.py")}
+    return {module_name(p): p for top in ("bot", "engine") for p in (ROOT / top).rglob("*.py")}
 
 
 def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
-    """The bot modules ``name`` imports, wherever in the file (TYPE_CHECKING too)."""
+    """The bot and engine modules ``name`` imports, wherever in the file (TYPE_CHECKING
+    and function bodies too)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -45,16 +49,37 @@ def graph() -> dict[str, set[str]]:
     return {name: imports(name, path, known) for name, path in known.items()}
 
 
-def test_bot_has_no_import_cycle_not_even_behind_type_checking():
+def test_no_import_cycle_in_bot_or_engine_not_even_behind_type_checking():
     try:
         tuple(TopologicalSorter(graph()).static_order())
     except CycleError as e:
-        raise AssertionError(f"an import cycle in bot/: {' -> '.join(e.args[1])}") from None
+        raise AssertionError(f"an import cycle: {' -> '.join(e.args[1])}") from None
+
+
+def test_the_engine_never_imports_the_bot():
+    for name, deps in graph().items():
+        if name.split(".")[0] == "engine":
+            assert not {d for d in deps if d.split(".")[0] == "bot"}, name
 
 
 def test_the_table_imports_no_service_store_outbox_renderer_or_clock():
     allowed = {"bot.models", "bot.codec", "bot.i18n", "bot.options", "bot.taps", "bot.computer"}
     for name, deps in graph().items():
         if name == "bot.table" or name.startswith("bot.table."):
-            outside = {d for d in deps if not d.startswith("bot.table")}
+            outside = {d for d in deps if d.startswith("bot.") and not d.startswith("bot.table")}
             assert outside <= allowed, (name, sorted(outside - allowed))
+
+
+def loaded_by(module: str) -> set[str]:
+    """The bot modules that importing ``module`` loads, in a fresh interpreter."""
+    code = f"import sys, {module}; print(*sorted(m for m in sys.modules if m.startswith('bot')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    return set(out.stdout.split())
+
+
+def test_importing_the_table_loads_no_renderer_outbox_store_or_service():
+    loaded = loaded_by("bot.table")
+    assert "bot.table.machine" in loaded
+    far = {"bot.render", "bot.outbox", "bot.store", "bot.game", "bot.publish", "bot.timers"}
+    assert not {m for m in loaded if m in far or m.startswith("bot.render.")}
