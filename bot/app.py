@@ -41,8 +41,9 @@ from bot.handlers.rules import rules_cmd
 from bot.handlers.settings import settings_cmd, startlevel_cmd
 from bot.i18n import t
 from bot.members import Members
+from bot.messages import Clock, LoopClock
 from bot.metrics import Metrics
-from bot.outbox import Clock, LoopClock, Outboxes
+from bot.outbox import Outboxes
 from bot.processor import GameUpdateProcessor
 from bot.ratelimit import ChatRateLimiter
 from bot.reach import POLLING_RETRIES, reason_of

@@ -29,8 +29,9 @@ from bot.config import Settings
 from bot.hand_input import HandInput
 from bot.live import Answer, Game, StepFailed
 from bot.lobby import Lobby
+from bot.messages import Clock
 from bot.models import RUNNING_STATES, GameRecord
-from bot.outbox import Clock, Outboxes
+from bot.outbox import Outboxes
 from bot.publish import Publisher
 from bot.store import Store, database_fault
 from bot.table.commands import Command

@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from bot import codec, options, slots
 from bot.live import Answer, Game, Tables
+from bot.messages import Clock
 from bot.models import ChatSettings, GameRecord
-from bot.outbox import Clock
 from bot.processor import KeyedLocks
 from bot.publish import Publisher
 from bot.store import Store

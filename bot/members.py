@@ -7,7 +7,7 @@ from __future__ import annotations
 from telegram import Bot
 from telegram.error import TelegramError
 
-from bot.outbox import Clock
+from bot.messages import Clock
 
 TTL = 300.0
 # what is known is swept of expired answers once it holds this many (then twice what is left)

@@ -31,23 +31,18 @@ does afterwards: its id is kept, so later states edit that message, and a failin
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import itertools
-import json
 import logging
-import time
 import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Protocol
 
 from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 from telegram.warnings import PTBUserWarning
 
-from bot.render.keyboard import Keyboard
+from bot.messages import Clock, Content, Keyboard
 
 log = logging.getLogger(__name__)
 
@@ -57,55 +52,6 @@ def _ptb(markup: InlineKeyboardMarkup | Keyboard | None) -> InlineKeyboardMarkup
     if isinstance(markup, Keyboard):
         return InlineKeyboardMarkup.de_json(markup.to_dict(), None)
     return markup
-
-
-class Clock(Protocol):
-    """``now`` paces calls (monotonic); ``wall`` dates a match (seconds since the epoch,
-    saved with the game: a tournament's time limit counts across restarts)."""
-
-    def now(self) -> float: ...
-
-    def wall(self) -> float: ...
-
-    async def sleep(self, seconds: float) -> None: ...
-
-
-class LoopClock:
-    def now(self) -> float:
-        return asyncio.get_running_loop().time()
-
-    def wall(self) -> float:
-        return time.time()
-
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-
-
-@dataclass(frozen=True)
-class Content:
-    text: str
-    # PTB's, or the plain :class:`bot.render.keyboard.Keyboard` (same JSON, cheaper)
-    markup: InlineKeyboardMarkup | Keyboard | None = None
-    # HTML (the bot's own texts) or plain text (nothing in it is markup)
-    html: bool = True
-    # a reply to this message (commands are answered as replies in groups)
-    reply_to: int | None = None
-    # a picture (PNG) sent with ``text`` as its caption; only in one-shot slots
-    photo: bytes | None = None
-    # what this state is to its owner (the group's table: how many tricks it shows);
-    # not part of what the message shows
-    tag: object = field(default=None, compare=False)
-
-    @cached_property
-    def markup_json(self) -> str | None:
-        """The keyboard as sent to Telegram, serialised once (for the digest too)."""
-        return json.dumps(self.markup.to_dict(), sort_keys=True) if self.markup else None
-
-    @cached_property
-    def digest(self) -> str:
-        """What the message shows, in 16 hex digits (computed once per content)."""
-        m = self.markup_json or ""
-        return hashlib.blake2b(f"{self.text}\0{m}".encode(), digest_size=8).hexdigest()
 
 
 @dataclass

@@ -38,8 +38,9 @@ from bot.config import Settings
 from bot.history import Charted
 from bot.i18n import t
 from bot.live import Game
+from bot.messages import Clock, Content
 from bot.models import GameRecord
-from bot.outbox import Clock, Content, Outboxes, Slot
+from bot.outbox import Outboxes, Slot
 from bot.render import hand as render_hand
 from bot.render import history as render_history
 from bot.render import table as render_table

@@ -22,7 +22,7 @@ Questions (``getChatMember`` for a seat join or an admin check) and answers to p
 go straight out: Telegram does not count them, and PTB's limiter would queue a group's
 ``getChatMember`` behind that group's 20-a-minute bucket, seconds behind its table.
 
-Buckets and waits read the bot's :class:`~bot.outbox.Clock`: in production the event
+Buckets and waits read the bot's :class:`~bot.messages.Clock`: in production the event
 loop's; the tests inject their virtual clock, so a bucket's wait of 3 s costs them no
 real time.
 """
@@ -39,7 +39,7 @@ from aiolimiter import AsyncLimiter
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
-from bot.outbox import Clock
+from bot.messages import Clock
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from apscheduler.jobstores.base import JobLookupError
 from telegram.ext import CallbackContext, Job, JobQueue
@@ -23,9 +23,9 @@ from bot import computer, table
 from bot.computer import Computers
 from bot.config import Settings
 from bot.live import Game, StepFailed, Tables
-from bot.outbox import Clock
-from bot.publish import Publisher
-from bot.table.commands import Tick, Token
+from bot.messages import Clock
+from bot.table.commands import Tick
+from bot.table.tokens import TimerKind, Token
 
 log = logging.getLogger(__name__)
 
@@ -34,22 +34,31 @@ log = logging.getLogger(__name__)
 HOLD_POLL_SECONDS = 0.1
 HOLD_LIMIT_INTERVALS = 4.0
 # timers whose computers' shows (at a search strength) are decided while the timer waits
-SHOW_WINDOWS = ("deal", "robots")
+SHOW_WINDOWS = (TimerKind.DEAL, TimerKind.ROBOTS)
 # ``arm(game_id, token, delay)``; ``disarm(game_id)``
 Arm = Callable[[int, Token, float], None]
 Disarm = Callable[[int], None]
+
+
+class GroupPace(Protocol):
+    """How far the group's table is behind (``bot.publish.Publisher`` knows): what
+    holding a computer's move needs."""
+
+    def trick_won_at(self, game_id: int) -> float | None: ...
+
+    def group_behind(self, game: Game) -> bool: ...
 
 
 class Deadlines:
     def __init__(
         self,
         tables: Tables,
-        publisher: Publisher,
+        group: GroupPace,
         computers: Computers,
         settings: Settings,
         clock: Clock,
     ) -> None:
-        self.tables, self.publisher, self.computers = tables, publisher, computers
+        self.tables, self.group, self.computers = tables, group, computers
         self.settings, self.clock = settings, clock
         self.arm_timer: Arm = lambda *_: None
         self.disarm_timer: Disarm = lambda *_: None
@@ -69,7 +78,7 @@ class Deadlines:
         if due is not None:
             self._armed[game_id] = due[0]
             self.arm_timer(game_id, *due)
-            if due[0][2] in SHOW_WINDOWS:
+            if due[0].kind in SHOW_WINDOWS:
                 task = asyncio.get_running_loop().create_task(self._ahead_of(game_id, due[0]))
                 task.add_done_callback(_retrieved)  # a dropped one's failure: fire logs its own
                 self._ahead[game_id] = (due[0], task)
@@ -127,15 +136,15 @@ class Deadlines:
         up by the next table, which repeats in full the tricks the group missed."""
         hand_no, version, kind = token
         match = game.match
-        if kind != "robot" or match is None or game.rec.paused:
+        if kind != TimerKind.ROBOT or match is None or game.rec.paused:
             return False
         if (match.hand.hand_number, match.hand.version) != (hand_no, version):
             return False  # the game moved on: the move is dropped as usual
-        won_at = self.publisher.trick_won_at(game.rec.id)
+        won_at = self.group.trick_won_at(game.rec.id)
         limit = HOLD_LIMIT_INTERVALS * self.settings.group_interval_seconds
         if won_at is None or self.clock.now() >= won_at + limit:
             return False
-        return self.publisher.group_behind(game)
+        return self.group.group_behind(game)
 
     async def _think(self, game: Game, token: Token) -> Tick:
         """The timer's change, with the computers' decisions it needs made before the
@@ -144,7 +153,7 @@ class Deadlines:
         deal batch or the after-deal window (the easy heuristic decides those in the
         change). The table applies them only if the game is still where it was."""
         strength = game.rec.computer_strength
-        if computer.searches(strength) and token[2] in SHOW_WINDOWS:
+        if computer.searches(strength) and token.kind in SHOW_WINDOWS:
             asked = table.showing(game, token, self.settings)
             shows = await asyncio.gather(
                 *(self.computers.act(strength, obs, rng) for obs, rng in asked)

@@ -14,8 +14,8 @@ from bot import codec, i18n
 from bot.context import Context
 from bot.game import GameService
 from bot.members import Members
+from bot.messages import Content
 from bot.models import ChatSettings
-from bot.outbox import Content
 
 
 def service(context: Context) -> GameService:

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 from bot import codec
 from bot.i18n import plural, t
+from bot.messages import Button, Content, Keyboard, WebAppButton
 from bot.models import GameRecord
-from bot.outbox import Content
 from bot.render.cards import (
     card_label,
     cards_label,
@@ -38,7 +38,7 @@ from bot.render.cards import (
     rank_label,
     suit_groups,
 )
-from bot.render.keyboard import ROW_MAX, Button, Keyboard, WebAppButton, even_rows, per_row
+from bot.render.keyboard import ROW_MAX, even_rows, per_row
 from bot.render.names import shown
 from bot.render.table import (
     BEFORE_PLAY,

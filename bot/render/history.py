@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.history import GroupStats, HandRecord, Highlight, MatchRecord, PlayerStats
 from bot.i18n import plural, t
-from bot.outbox import Content
+from bot.messages import Content
 from bot.render.cards import cards_label, rank_label, suit_label
 from bot.render.chart import level_chart
 from bot.render.names import shown

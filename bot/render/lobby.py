@@ -7,9 +7,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import codec
 from bot.codec import Kind
 from bot.i18n import t
+from bot.messages import Content
 from bot.models import GameRecord, Seat
 from bot.options import game_rules
-from bot.outbox import Content
 from bot.render.cards import rank_label
 from bot.render.names import shown
 from bot.render.settings import changed_line

@@ -17,8 +17,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import codec, slots
 from bot.i18n import plural, t
+from bot.messages import Content
 from bot.models import GameRecord
-from bot.outbox import Content
 from bot.render.cards import cards_label, rank_label, suit_label
 from bot.render.names import shown
 from bot.slots import SlotKey

@@ -17,9 +17,10 @@ import logging
 import random
 
 from bot.computer import decision_rng
-from bot.table.commands import Tick, Token
+from bot.table.commands import Tick
 from bot.table.events import AutoOff, AutoOn, Closed, Event, Warned
 from bot.table.state import Moment, Pace, Step, Table, robot
+from bot.table.tokens import TimerKind, Token
 from engine.errors import IllegalAction
 from engine.hand import Action, Deal, Observation, Pass, Show
 from engine.match import MatchState
@@ -36,33 +37,33 @@ def due(table: Table, pace: Pace, at: Moment) -> tuple[Token, float] | None:
     rec, match = table.rec, table.match
     if rec.status == "lobby":
         left = rec.created_at + pace.lobby_expiry_minutes * 60 - at.wall
-        return (0, 0, "expire"), max(0.0, left)
+        return Token(0, 0, TimerKind.EXPIRE), max(0.0, left)
     if rec.status != "running" or match is None or rec.paused:
         return None
     n, v = match.hand.hand_number, match.hand.version
     to = match.next_actor()  # the engine says who (or what) acts next
     if to.kind == "deal":
         delay = pace.deal_pace_seconds if rec.deal_pace is None else rec.deal_pace
-        return (n, v, "deal"), delay
+        return Token(n, v, TimerKind.DEAL), delay
     if to.kind == "window":
         if any(robot(rec, s) for s in to.seats):
-            return (n, v, "robots"), pace.computer_delay_seconds
+            return Token(n, v, TimerKind.ROBOTS), pace.computer_delay_seconds
         end = table.window_deadline  # set when the window opened (settle)
         left = pace.overturn_window_seconds if end is None else end - at.now
-        return (n, v, "window"), max(0.0, left)
+        return Token(n, v, TimerKind.WINDOW), max(0.0, left)
     if to.seat is not None:  # one seat's turn: bury, 炒底 or play
         if robot(rec, to.seat):
-            return (n, v, "robot"), pace.computer_delay_seconds
+            return Token(n, v, TimerKind.ROBOT), pace.computer_delay_seconds
         # the delays are the turn's own (its deadline was set when it opened), so a
         # timer is armed once per moment whatever the clock did meanwhile
         seconds = turn_seconds(table, pace)
         if seconds <= 2 * WARN_SECONDS or match.hand.phase == "chaodi":  # no 托管 to warn of
-            return (n, v, "timeout"), seconds
+            return Token(n, v, TimerKind.TIMEOUT), seconds
         if not table.warned:
-            return (n, v, "warn"), seconds - WARN_SECONDS
-        return (n, v, "timeout"), WARN_SECONDS
+            return Token(n, v, TimerKind.WARN), seconds - WARN_SECONDS
+        return Token(n, v, TimerKind.TIMEOUT), WARN_SECONDS
     if to.kind == "next_hand":
-        return (n, v, "next"), pace.next_hand_delay_seconds
+        return Token(n, v, TimerKind.NEXT), pace.next_hand_delay_seconds
     return None
 
 
@@ -108,7 +109,7 @@ def deciding(table: Table, token: Token) -> tuple[Observation, random.Random] | 
     hand_no, version, kind = token
     match = table.match
     turn = None if match is None else match.hand.turn
-    if kind not in ("robot", "timeout") or match is None or turn is None:
+    if kind not in (TimerKind.ROBOT, TimerKind.TIMEOUT) or match is None or turn is None:
         return None
     hand = match.hand
     if (hand.hand_number, hand.version) != (hand_no, version):
@@ -125,13 +126,13 @@ def showing(table: Table, token: Token, pace: Pace) -> list[tuple[Observation, r
     nobody or the table moved on."""
     hand_no, version, kind = token
     rec, match = table.rec, table.match
-    if kind not in ("deal", "robots") or match is None:
+    if kind not in (TimerKind.DEAL, TimerKind.ROBOTS) or match is None:
         return []
     hand = match.hand
     if (hand.hand_number, hand.version) != (hand_no, version):
         return []
     rng = decision_rng(rec.seed, hand_no, version)
-    if kind == "deal":
+    if kind == TimerKind.DEAL:
         hand = hand.model_copy(deep=True)
         hand.apply(Deal(n=4 * pace.deal_batch))
         seats = [s for s in range(4) if rec.seats[s].computer and hand.phase == "dealing"]
@@ -145,7 +146,7 @@ def showing(table: Table, token: Token, pace: Pace) -> list[tuple[Observation, r
 def tick(table: Table, cmd: Tick, step: Step) -> None:
     hand_no, version, kind = cmd.token
     rec, match, out = table.rec, table.match, step.events
-    if kind == "expire":
+    if kind == TimerKind.EXPIRE:
         if rec.status == "lobby":
             rec.status = "expired"
             out.append(Closed("expired"))
@@ -155,13 +156,13 @@ def tick(table: Table, cmd: Tick, step: Step) -> None:
     hand = match.hand
     if (hand.hand_number, hand.version) != (hand_no, version):
         return
-    if kind == "warn":  # the turn's last seconds: its DM says so once
+    if kind == TimerKind.WARN:  # the turn's last seconds: its DM says so once
         table.warned = True
         assert hand.turn is not None
         out.append(Warned(hand.turn))
         return
     rng = decision_rng(rec.seed, hand.hand_number, hand.version)
-    if kind == "deal":
+    if kind == TimerKind.DEAL:
         out += match.apply(Deal(n=4 * step.pace.deal_batch))
         if cmd.shows is not None:  # decided before, at a search strength
             _shows(table, cmd.shows, out)
@@ -171,31 +172,31 @@ def tick(table: Table, cmd: Tick, step: Step) -> None:
                     action = choose_action(hand.observation(seat), rng)
                     if isinstance(action, Show):
                         _try(match, action, out)
-    elif kind == "robots":
+    elif kind == TimerKind.ROBOTS:
         if cmd.shows is not None:
             _shows(table, cmd.shows, out)
         else:
             for seat in range(4):
                 if robot(rec, seat) and hand.phase == "after_deal" and hand.can_pass(seat):
                     _try(match, choose_action(hand.observation(seat), rng), out)
-    elif kind == "window":
+    elif kind == TimerKind.WINDOW:
         for seat in range(4):
             if hand.phase == "after_deal" and hand.can_pass(seat):
                 _try(match, Pass(seat=seat), out)
-    elif kind in ("robot", "timeout"):
+    elif kind in (TimerKind.ROBOT, TimerKind.TIMEOUT):
         turn = hand.turn
         assert turn is not None
-        if kind == "robot" and not robot(rec, turn):
+        if kind == TimerKind.ROBOT and not robot(rec, turn):
             return  # the player came back while the move was being decided
         s = rec.seats[turn]
-        if kind == "timeout" and hand.phase == "chaodi":
+        if kind == TimerKind.TIMEOUT and hand.phase == "chaodi":
             # 炒底 is optional: a window left to run out is a pass, as the after-deal
             # window's is, never 托管
             s.selection = []
             _try(match, Pass(seat=turn), out)
             table.after_engine(step)
             return
-        if kind == "timeout" and not s.auto:
+        if kind == TimerKind.TIMEOUT and not s.auto:
             s.auto = True  # 托管 until the player acts again
             out.append(AutoOn(turn))
         s.selection = []
@@ -203,7 +204,7 @@ def tick(table: Table, cmd: Tick, step: Step) -> None:
         if not _try(match, cmd.thought, out) and s.auto:
             s.auto = False  # leave the turn to the player; re-armed
             out.append(AutoOff(turn))
-    elif kind == "next":
+    elif kind == TimerKind.NEXT:
         table.next_hand(step)
         return
     table.after_engine(step)

@@ -7,10 +7,8 @@ from dataclasses import dataclass
 
 from bot.codec import Press
 from bot.models import ChatSettings
+from bot.table.tokens import Token
 from engine.hand import Action
-
-# a timer's token: (hand number, state version, kind) as it was armed
-Token = tuple[int, int, str]
 
 
 @dataclass(slots=True)

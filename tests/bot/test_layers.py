@@ -83,3 +83,10 @@ def test_importing_the_table_loads_no_renderer_outbox_store_or_service():
     assert "bot.table.machine" in loaded
     far = {"bot.render", "bot.outbox", "bot.store", "bot.game", "bot.publish", "bot.timers"}
     assert not {m for m in loaded if m in far or m.startswith("bot.render.")}
+
+
+def test_the_message_model_lies_below_the_renderers_and_the_outbox():
+    deps = graph()
+    assert not {d for d in deps["bot.messages"] if d.startswith("bot.")}
+    assert "bot.messages" in deps["bot.outbox"]
+    assert not {d for d in deps["bot.outbox"] if d.startswith("bot.render")}

@@ -4,7 +4,8 @@ from dataclasses import dataclass, field
 
 from telegram.error import BadRequest, Forbidden
 
-from bot.outbox import Content, Outbox
+from bot.messages import Content
+from bot.outbox import Outbox
 
 
 class VirtualClock:

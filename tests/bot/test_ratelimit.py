@@ -3,7 +3,7 @@ import asyncio
 import pytest
 from telegram.error import RetryAfter
 
-from bot.outbox import LoopClock
+from bot.messages import LoopClock
 from bot.ratelimit import ChatRateLimiter
 
 

@@ -119,7 +119,7 @@ async def test_a_deal_batchs_shows_are_decided_while_its_timer_waits():
 
     deadlines.arm(1, found)
     ahead = deadlines._ahead[1][1]
-    deadlines.arm(1, ((found[0][0], found[0][1] + 1, "deal"), 1.0))  # the table moved on
+    deadlines.arm(1, (found[0]._replace(version=found[0].version + 1), 1.0))  # the table moved on
     await asyncio.sleep(0)
     assert ahead.cancelled()
     deadlines.close()

@@ -15,7 +15,7 @@ import re
 from bot import timers
 from bot.fake_telegram import FakeClock, FakeTelegram, RateLimits
 from bot.fake_telegram.html import parse_html
-from bot.outbox import LoopClock
+from bot.messages import LoopClock
 from bot.render.names import isolate
 from tests.e2e.harness import find, hand_message, running_bot, service
 from tests.e2e.seen import shown

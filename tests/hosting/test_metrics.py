@@ -9,7 +9,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot import metrics
 from bot.fake_telegram import FakeTelegram, RateLimits
-from bot.outbox import LoopClock
+from bot.messages import LoopClock
 from bot.version import __version__
 from tests.e2e.harness import FakeTime, find, play_out, running_bot, seat_players
 from tests.hosting.test_backup import start_with_computers

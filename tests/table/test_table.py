@@ -31,6 +31,7 @@ from bot.table.commands import (
     Tick,
 )
 from bot.table.events import durable
+from bot.table.tokens import TimerKind
 from engine.events import HandSettled, MatchWon, Played, TrickWon
 from engine.hand import Show
 from engine.players import get, suggest
@@ -158,7 +159,7 @@ def test_only_the_creator_or_an_admin_seats_computers_and_a_table_needs_a_person
 def test_a_lobby_not_started_in_time_expires_once():
     table = new_table()
     token, delay = due(table, PACE, START)
-    assert token[2] == "expire" and delay == 30 * 60
+    assert token.kind is TimerKind.EXPIRE and delay == 30 * 60
     out = apply(table, Tick(token), PACE, Moment(START.now + delay, START.wall + delay))
     assert kinds(out) == ["closed"] and table.rec.status == "expired"
     assert apply(table, Tick(token), PACE, START).events == []

@@ -1,0 +1,110 @@
+"""The message model: what a message shows (:class:`Content`: its text and keyboard),
+keyboards as plain data, and the :class:`Clock` that paces and dates them. Renderers
+(``bot.render``) build these values and the outbox (``bot.outbox``) delivers them;
+this module knows neither.
+
+A player's DM hand is rendered whenever what its reader needs changes, with one button
+per card (up to ~40). Built as python-telegram-bot objects, each button costs dozens of
+attribute checks, and the keyboard is then turned back into a dict to be sent and
+digested. :class:`Keyboard` holds the same rows as plain tuples and serialises to the
+very JSON PTB's ``InlineKeyboardMarkup.to_dict`` gives (so digests stored before are
+still valid). Tests and callers read it like PTB's: ``inline_keyboard`` rows of
+buttons with ``text`` and ``callback_data``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Protocol
+
+from telegram import InlineKeyboardMarkup
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    text: str
+    callback_data: str
+    url: None = None  # callback buttons only (read like PTB's button)
+
+    def to_dict(self) -> dict[str, str]:
+        return {"text": self.text, "callback_data": self.callback_data}
+
+
+@dataclass(frozen=True, slots=True)
+class WebAppButton:
+    """A button opening the Mini App at ``web_app_url`` (private chats only)."""
+
+    text: str
+    web_app_url: str
+    callback_data: None = None
+    url: None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "web_app": {"url": self.web_app_url}}
+
+
+@dataclass(frozen=True, slots=True)
+class Keyboard:
+    inline_keyboard: tuple[tuple[Button | WebAppButton, ...], ...]
+
+    @classmethod
+    def of(cls, rows: Sequence[Sequence[Button | WebAppButton]]) -> Keyboard:
+        return cls(tuple(tuple(row) for row in rows))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"inline_keyboard": [[b.to_dict() for b in row] for row in self.inline_keyboard]}
+
+
+@dataclass(frozen=True)
+class Content:
+    text: str
+    # PTB's, or the plain :class:`Keyboard` (same JSON, cheaper)
+    markup: InlineKeyboardMarkup | Keyboard | None = None
+    # HTML (the bot's own texts) or plain text (nothing in it is markup)
+    html: bool = True
+    # a reply to this message (commands are answered as replies in groups)
+    reply_to: int | None = None
+    # a picture (PNG) sent with ``text`` as its caption; only in one-shot slots
+    photo: bytes | None = None
+    # what this state is to its owner (the group's table: how many tricks it shows);
+    # not part of what the message shows
+    tag: object = field(default=None, compare=False)
+
+    @cached_property
+    def markup_json(self) -> str | None:
+        """The keyboard as sent to Telegram, serialised once (for the digest too)."""
+        return json.dumps(self.markup.to_dict(), sort_keys=True) if self.markup else None
+
+    @cached_property
+    def digest(self) -> str:
+        """What the message shows, in 16 hex digits (computed once per content)."""
+        m = self.markup_json or ""
+        return hashlib.blake2b(f"{self.text}\0{m}".encode(), digest_size=8).hexdigest()
+
+
+class Clock(Protocol):
+    """``now`` paces calls (monotonic); ``wall`` dates a match (seconds since the epoch,
+    saved with the game: a tournament's time limit counts across restarts)."""
+
+    def now(self) -> float: ...
+
+    def wall(self) -> float: ...
+
+    async def sleep(self, seconds: float) -> None: ...
+
+
+class LoopClock:
+    def now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def wall(self) -> float:
+        return time.time()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
