@@ -2,18 +2,43 @@
 
 Callback data is ``kind|game|hand|version|arg``: the game id, the hand number and the
 engine's state version (base 36), so a press on an old hand's or an old trick's
-button is recognised as stale. Nothing is trusted: every press is checked against
-the game (seat, phase, version) before anything changes. Cards are one character
-each from a 64-letter alphabet.
+button is recognised as stale. Cards are one character each from a 64-letter alphabet.
+Settings buttons carry no game: ``cfg|key|value``.
+
+Each family of buttons is one class (as aiogram's ``CallbackData``): the keyboards build
+it and ``pack()`` it, the router gets it back from :func:`parse`, which checks
+everything the data says (fields, kind, base 36, card letters, the argument's shape) and
+raises :class:`BadData` for anything this bot did not make. A parsed button becomes one
+of the table's commands (``bot.table.commands``); whether it may happen now (seat,
+phase, version, the rules) is the table's to check.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
+from bot.table.commands import (
+    AddComputer,
+    Back,
+    Cancel,
+    Clear,
+    Hint,
+    Leave,
+    LobbyCommand,
+    NextHand,
+    Pass,
+    Play,
+    Redeal,
+    RemoveComputer,
+    SeatCommand,
+    Select,
+    Show,
+    Start,
+)
 from engine.cards import NUM_DISTINCT
 
 _ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
@@ -75,7 +100,7 @@ def from_b36(s: str) -> int:
     return int(s, 36)
 
 
-def encode_cards(cards: list[int]) -> str:
+def encode_cards(cards: Iterable[int]) -> str:
     return "".join(_CARD_CHARS[c] for c in cards)
 
 
@@ -88,6 +113,9 @@ def decode_cards(s: str) -> list[int]:
 
 @dataclass(frozen=True)
 class Press:
+    """The envelope every game button shares on the wire (``kind|game|hand|version|arg``);
+    what it means is its family's (:func:`parse`)."""
+
     kind: Kind
     game: int
     hand: int
@@ -98,31 +126,24 @@ class Press:
         object.__setattr__(self, "kind", Kind(self.kind))
 
     def encode(self) -> str:
-        data = f"{self.kind}|{b36(self.game)}|{b36(self.hand)}|{b36(self.version)}|{self.arg}"
-        if len(data.encode()) > MAX_BYTES:
-            raise ValueError(f"callback data too long: {data!r}")
-        return data
+        return _pack(self.kind, self.game, self.hand, self.version, self.arg)
 
     @property
     def cards(self) -> list[int]:
         return decode_cards(self.arg)
 
 
-def press_encoder(game: int, hand: int, version: int) -> Callable[..., str]:
-    """``(kind, arg="") -> data``: the same as ``Press(kind, game, hand, version,
-    arg).encode()``, with the common part encoded once (a hand's keyboard has a button
-    for every card)."""
-    middle = f"|{b36(game)}|{b36(hand)}|{b36(version)}|"
+@lru_cache(maxsize=1024)
+def _middle(game: int, hand: int, version: int) -> str:
+    # a hand's keyboard has a button for every card: the common part is encoded once
+    return f"|{b36(game)}|{b36(hand)}|{b36(version)}|"
 
-    def encode(kind: str, arg: str = "") -> str:
-        if kind not in _KINDS:
-            raise ValueError(f"unknown press kind {kind!r}")
-        data = f"{kind}{middle}{arg}"
-        if len(data.encode()) > MAX_BYTES:
-            raise ValueError(f"callback data too long: {data!r}")
-        return data
 
-    return encode
+def _pack(kind: str, game: int, hand: int, version: int, arg: str = "") -> str:
+    data = f"{kind}{_middle(game, hand, version)}{arg}"
+    if len(data.encode()) > MAX_BYTES:
+        raise ValueError(f"callback data too long: {data!r}")
+    return data
 
 
 def _size(data: str) -> int:
@@ -134,6 +155,7 @@ def _size(data: str) -> int:
 
 
 def decode(data: str | None) -> Press:
+    """The envelope of a game button (its argument unchecked: see :func:`parse`)."""
     if not data or _size(data) > MAX_BYTES:
         raise BadData(data)
     parts = data.split("|")
@@ -148,18 +170,207 @@ def decode(data: str | None) -> Press:
 _KINDS = frozenset(k.value for k in Kind)
 
 
-# Settings buttons carry no game: "cfg|<key>|<value>".
-def settings_data(key: str, value: str) -> str:
-    return f"cfg|{key}|{value}"
+# ---------------------------------------------------------------------- button families
+# One class per family of buttons: the keyboard packs it, the router parses it back
+# (:func:`parse`), completely, before anything is locked; each family turns into the
+# table's own command (``bot.table.commands``) with who pressed it.
 
 
-def decode_settings(data: str) -> tuple[str, str]:
-    if _size(data) > MAX_BYTES:
+@dataclass(frozen=True, slots=True)
+class LobbyButton:
+    """The lobby's buttons in the group: ``<kind>|<game>|0|0|``."""
+
+    kind: Kind
+    game: int
+
+    def pack(self) -> str:
+        return _pack(self.kind, self.game, 0, 0)
+
+    @classmethod
+    def unpack(cls, p: Press) -> LobbyButton:
+        if p.kind not in LOBBY_KINDS or p.hand or p.version or p.arg:
+            raise BadData(p)
+        return cls(p.kind, p.game)
+
+    def command(self, user_id: int, admin: bool) -> LobbyCommand:
+        return _LOBBY_COMMANDS[self.kind](user_id, admin)
+
+
+_LOBBY_COMMANDS: dict[Kind, type[LobbyCommand]] = {
+    Kind.LEAVE: Leave,
+    Kind.ADD_COMPUTER: AddComputer,
+    Kind.REMOVE_COMPUTER: RemoveComputer,
+    Kind.START: Start,
+    Kind.CANCEL: Cancel,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class EndButton:
+    """The /endgame question's two answers in the group: ``E`` (end) or ``K`` (keep
+    playing), ``|<game>|<hand>|0|``."""
+
+    end: bool
+    game: int
+    hand: int
+
+    def pack(self) -> str:
+        return _pack(Kind.END if self.end else Kind.KEEP, self.game, self.hand, 0)
+
+    @classmethod
+    def unpack(cls, p: Press) -> EndButton:
+        if p.kind not in END_KINDS or p.version or p.arg:
+            raise BadData(p)
+        return cls(p.kind == Kind.END, p.game, p.hand)
+
+
+@dataclass(frozen=True, slots=True)
+class NextHandButton:
+    """The result's "Next hand" in the group: ``G|<game>|<hand>|<version>|``."""
+
+    game: int
+    hand: int
+    version: int
+
+    def pack(self) -> str:
+        return _pack(Kind.NEXT_HAND, self.game, self.hand, self.version)
+
+    @classmethod
+    def unpack(cls, p: Press) -> NextHandButton:
+        if p.arg:
+            raise BadData(p)
+        return cls(p.game, p.hand, p.version)
+
+    def command(self, user_id: int, code: str | None) -> SeatCommand:
+        return NextHand(user_id, self.hand, self.version, code=code)
+
+
+@dataclass(frozen=True, slots=True)
+class HandButton:
+    """A DM hand's buttons without an argument (play or bury the selection, hint,
+    clear, pass, redeal, back from 托管): ``<kind>|<game>|<hand>|<version>|``."""
+
+    kind: Kind
+    game: int
+    hand: int
+    version: int
+
+    def pack(self) -> str:
+        return _pack(self.kind, self.game, self.hand, self.version)
+
+    @classmethod
+    def unpack(cls, p: Press) -> HandButton:
+        if p.kind not in _HAND_COMMANDS or p.arg:
+            raise BadData(p)
+        return cls(p.kind, p.game, p.hand, p.version)
+
+    def command(self, user_id: int, code: str | None) -> SeatCommand:
+        return _HAND_COMMANDS[self.kind](user_id, self.hand, self.version, code=code)
+
+
+_HAND_COMMANDS: dict[Kind, type[Play | Hint | Clear | Pass | Redeal | Back]] = {
+    Kind.PLAY: Play,
+    Kind.HINT: Hint,
+    Kind.CLEAR: Clear,
+    Kind.PASS: Pass,
+    Kind.REDEAL: Redeal,
+    Kind.BACK: Back,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CardButton:
+    """A card of a DM hand: select or unselect one copy of it (``T|…|<card><copy>``)."""
+
+    game: int
+    hand: int
+    version: int
+    card: int
+    copy: int
+
+    def pack(self) -> str:
+        arg = f"{_CARD_CHARS[self.card]}{self.copy}"
+        return _pack(Kind.TOGGLE, self.game, self.hand, self.version, arg)
+
+    @classmethod
+    def unpack(cls, p: Press) -> CardButton:
+        if len(p.arg) != 2 or p.arg[1] not in "01":
+            raise BadData(p)
+        return cls(p.game, p.hand, p.version, decode_cards(p.arg[0])[0], int(p.arg[1]))
+
+    def command(self, user_id: int, code: str | None) -> SeatCommand:
+        return Select(user_id, self.hand, self.version, self.card, self.copy, code=code)
+
+
+@dataclass(frozen=True, slots=True)
+class ShowButton:
+    """A show option of a DM hand: declare, reinforce or overturn with these cards
+    (``D|…|<cards>``)."""
+
+    game: int
+    hand: int
+    version: int
+    cards: tuple[int, ...]
+
+    def pack(self) -> str:
+        return _pack(Kind.SHOW, self.game, self.hand, self.version, encode_cards(self.cards))
+
+    @classmethod
+    def unpack(cls, p: Press) -> ShowButton:
+        if not p.arg:
+            raise BadData(p)
+        return cls(p.game, p.hand, p.version, tuple(decode_cards(p.arg)))
+
+    def command(self, user_id: int, code: str | None) -> SeatCommand:
+        return Show(user_id, self.hand, self.version, self.cards, code=code)
+
+
+_SETTINGS = re.compile(r"^cfg\|([0-9A-Za-z_.+-]{1,24})\|([0-9A-Za-z_.+-]{1,24})$")
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsButton:
+    """A /settings screen's button (no game): ``cfg|<key>|<value>``."""
+
+    key: str
+    value: str
+
+    def pack(self) -> str:
+        data = f"cfg|{self.key}|{self.value}"
+        if not _SETTINGS.match(data):
+            raise ValueError(f"not settings data: {data!r}")
+        return data
+
+    @classmethod
+    def unpack(cls, data: str) -> SettingsButton:
+        m = _SETTINGS.match(data)
+        if m is None:
+            raise BadData(data)
+        return cls(m.group(1), m.group(2))
+
+
+SeatButton = HandButton | CardButton | ShowButton | NextHandButton
+Button = LobbyButton | EndButton | SeatButton | SettingsButton
+
+_FAMILIES: dict[Kind, Callable[[Press], Button]] = {
+    **dict.fromkeys(LOBBY_KINDS, LobbyButton.unpack),
+    **dict.fromkeys(END_KINDS, EndButton.unpack),
+    **dict.fromkeys(_HAND_COMMANDS, HandButton.unpack),
+    Kind.NEXT_HAND: NextHandButton.unpack,
+    Kind.TOGGLE: CardButton.unpack,
+    Kind.SHOW: ShowButton.unpack,
+}
+
+
+def parse(data: str | None) -> Button:
+    """Callback data as one button of its family, checked completely (BadData: not a
+    button this bot made)."""
+    if data is None or _size(data) > MAX_BYTES:
         raise BadData(data)
-    parts = data.split("|")
-    if len(parts) != 3 or parts[0] != "cfg":
-        raise BadData(data)
-    return parts[1], parts[2]
+    if data.startswith("cfg|"):
+        return SettingsButton.unpack(data)
+    p = decode(data)
+    return _FAMILIES[p.kind](p)
 
 
 # Deep links: /start j<game>_<seat>  (seat 0..3); /start g<game> opens the DM for a game;

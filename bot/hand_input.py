@@ -4,10 +4,11 @@ is the table's (``bot.table.hand``)."""
 
 from __future__ import annotations
 
-from bot import codec
+from dataclasses import replace
+
 from bot.live import Answer, Game, Tables
 from bot.publish import Publisher
-from bot.table.commands import HandPress
+from bot.table.commands import SeatCommand
 from bot.table.hand import reason_text
 
 __all__ = ["HandInput", "reason_text"]
@@ -20,15 +21,15 @@ class HandInput:
     async def press(
         self,
         game: Game,
-        press: codec.Press,
-        user_id: int,
-        code: str | None = None,
+        command: SeatCommand,
         dm_message: int | None = None,
     ) -> Answer:
-        """A button of a DM hand (``dm_message``: the pressed message's id) or the
-        group's next-hand button."""
+        """A button of a DM hand (``dm_message``: the pressed message's id), the same
+        in the Mini App, or the group's next-hand button."""
+        user_id = command.user_id
         self.publisher.pressed(user_id)
         live = self.publisher.live_dm(game.rec, user_id) if dm_message is not None else None
-        old = live is not None and live != dm_message
-        outcome = await self.tables.change(game, HandPress(press, user_id, code, old))
+        if live is not None and live != dm_message:
+            command = replace(command, old_message=True)
+        outcome = await self.tables.change(game, command)
         return outcome.answer

@@ -17,7 +17,7 @@ from bot.processor import KeyedLocks
 from bot.publish import Publisher
 from bot.store import Store
 from bot.table import takeable
-from bot.table.commands import Join, LobbyPress, TakeOver
+from bot.table.commands import Join, LobbyCommand, TakeOver
 
 
 class Lobby:
@@ -77,11 +77,9 @@ class Lobby:
             return "join.no_game"
         return (await self.tables.change(game, Join(seat, user_id, name, lang))).said
 
-    async def press(
-        self, game: Game, press: codec.Press, user_id: int, admin: bool, code: str | None
-    ) -> Answer:
-        """A lobby button; ``admin``: the presser administers the group."""
-        return (await self.tables.change(game, LobbyPress(press, user_id, admin))).answer
+    async def press(self, game: Game, command: LobbyCommand) -> Answer:
+        """A lobby button."""
+        return (await self.tables.change(game, command)).answer
 
     async def take_over(
         self, game_id: int, seat: int, user_id: int, name: str, lang: str | None

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
-from bot import codec
-from bot.codec import Kind
+from bot.codec import EndButton
 from bot.context import Context
 from bot.game import Answer, Game
 from bot.handlers import chat_lang, edit_query_message, group_command, is_admin, reply, service
@@ -37,8 +36,8 @@ async def endgame_cmd(update: Update, context: Context) -> None:
         await svc.chats.end_game(game, shown(display_name(user)))
         return
     hand = game.match.hand_number if game.match else 0
-    yes = codec.Press(Kind.END, game.rec.id, hand, 0).encode()
-    no = codec.Press(Kind.KEEP, game.rec.id, hand, 0).encode()
+    yes = EndButton(True, game.rec.id, hand).pack()
+    no = EndButton(False, game.rec.id, hand).pack()
     markup = InlineKeyboardMarkup(
         [
             [
@@ -50,7 +49,7 @@ async def endgame_cmd(update: Update, context: Context) -> None:
     await reply(context, msg, t(lang, "endgame.confirm", n=hand), reply_markup=markup)
 
 
-async def end_press(update: Update, context: Context, game: Game, press: codec.Press) -> Answer:
+async def end_press(update: Update, context: Context, game: Game, button: EndButton) -> Answer:
     """The /endgame question's buttons: only the creator or an admin decides."""
     query = update.callback_query
     assert query is not None
@@ -61,7 +60,7 @@ async def end_press(update: Update, context: Context, game: Game, press: codec.P
     svc = service(context)
     if game.rec.status not in ("lobby", "running"):
         text, answer = t(lang, "endgame.none"), Answer(t(lang, "stale"))
-    elif press.kind == Kind.KEEP:
+    elif not button.end:
         text, answer = t(lang, "endgame.kept"), Answer(t(lang, "endgame.kept"))
     else:
         done = await svc.chats.end_game(game, shown(display_name(user)))

@@ -1,12 +1,14 @@
 """Every inline button: where a tap goes.
 
-A press is parsed (``bot.codec``), routed by its kind, and answered exactly once,
-whatever happens; forged or stale data changes nothing and gets a polite answer.
+A press is parsed completely into its button family (``bot.codec.parse``) before
+anything is locked, routed by the family, and answered exactly once, whatever happens;
+data this bot did not make is answered "unknown button" here, stale data by the table,
+and neither changes anything.
 
-    lobby buttons (leave, +/- computer, start, cancel)  → GameService.lobby.press
-    the /endgame question (end, keep playing)           → handlers.manage.end_press
-    settings buttons ("cfg|…", no game)                 → handlers.settings.settings_press
-    everything else: a hand in a DM, "Next hand"        → GameService.hands.press
+    LobbyButton (leave, +/- computer, start, cancel)    → GameService.lobby.press
+    EndButton (the /endgame question)                   → handlers.manage.end_press
+    SettingsButton ("cfg|…", no game)                   → handlers.settings.settings_press
+    a DM hand's buttons, the group's "Next hand"        → GameService.hands.press
 
 Each of those runs one step through ``GameService.change``: lock → engine → save once
 → publish once → arm timers once. The answer never waits for any chat's output.
@@ -20,7 +22,7 @@ from telegram import Update
 from telegram.error import TelegramError
 
 from bot import codec
-from bot.codec import END_KINDS, LOBBY_KINDS, Kind
+from bot.codec import EndButton, Kind, LobbyButton, SettingsButton
 from bot.context import Context
 from bot.game import Answer, StepFailed
 from bot.handlers import chat_lang, describe, is_admin, service
@@ -55,24 +57,27 @@ async def on_callback(update: Update, context: Context) -> None:
 async def _route(update: Update, context: Context) -> Answer:
     query = update.callback_query
     assert query is not None
-    data = query.data or ""
-    if data.startswith("cfg|"):
-        return await settings_press(update, context)
     try:
-        press = codec.decode(data)
+        button = codec.parse(query.data)
     except codec.BadData:
         return Answer(t(await chat_lang(context, update), "bad_button"))
+    if isinstance(button, SettingsButton):
+        return await settings_press(update, context, button)
     svc = service(context)
-    game = await svc.get(press.game)
+    game = await svc.get(button.game)
     if game is None:
         return Answer(t(await chat_lang(context, update), "stale"))
     user = query.from_user
-    if press.kind in END_KINDS:
-        return await end_press(update, context, game, press)
-    if press.kind in LOBBY_KINDS:
-        boss = press.kind == Kind.LEAVE or user.id == game.rec.creator_id
-        admin = not boss and await is_admin(context, game.rec.chat_id, user.id)
-        return await svc.lobby.press(game, press, user.id, admin, user.language_code)
-    msg = query.message
-    dm_message = msg.message_id if msg is not None and msg.chat.type == "private" else None
-    return await svc.hands.press(game, press, user.id, user.language_code, dm_message)
+    match button:
+        case EndButton():
+            return await end_press(update, context, game, button)
+        case LobbyButton():
+            boss = button.kind == Kind.LEAVE or user.id == game.rec.creator_id
+            admin = not boss and await is_admin(context, game.rec.chat_id, user.id)
+            return await svc.lobby.press(game, button.command(user.id, admin))
+        case _:
+            msg = query.message
+            private = msg is not None and msg.chat.type == "private"
+            dm_message = msg.message_id if msg is not None and private else None
+            command = button.command(user.id, user.language_code)
+            return await svc.hands.press(game, command, dm_message)

@@ -13,7 +13,8 @@ from __future__ import annotations
 from telegram import InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
 
-from bot import codec, options
+from bot import options
+from bot.codec import SettingsButton
 from bot.context import Context
 from bot.game import Answer, GameService
 from bot.handlers import chat_lang, edit_query_message, group_command, is_admin, reply, service
@@ -66,14 +67,11 @@ async def settings_cmd(update: Update, context: Context) -> None:
     await reply(context, msg, text, reply_markup=markup, parse_mode=ParseMode.HTML)
 
 
-async def settings_press(update: Update, context: Context) -> Answer:
+async def settings_press(update: Update, context: Context, button: SettingsButton) -> Answer:
     query, chat = update.callback_query, update.effective_chat
     assert query is not None
     lang = await chat_lang(context, update)
-    try:
-        key, value = codec.decode_settings(query.data or "")
-    except codec.BadData:
-        return Answer(t(lang, "bad_button"))
+    key, value = button.key, button.value
     if chat is None or chat.type == "private":
         return Answer(t(lang, "bad_button"))
     if key == "open" and value not in options.BY_CODE:

@@ -23,10 +23,10 @@ are "after trick k", and no line says whom the table waits for.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot import codec
+from bot.codec import CardButton, HandButton, Kind, ShowButton
 from bot.i18n import plural, t
 from bot.messages import Button, Content, Keyboard, WebAppButton
 from bot.models import GameRecord
@@ -258,40 +258,42 @@ def _keyboard(
     hand_no, version = obs.hand_number, obs.version
     s = rec.seats[obs.seat]
 
-    cb = codec.press_encoder(rec.id, hand_no, version)
+    def cb(kind: Kind) -> str:
+        return HandButton(kind, rec.id, hand_no, version).pack()
 
     rows: list[Sequence[Button | WebAppButton]] = []
     phase = obs.phase
     if phase in ("burying", "playing"):
-        rows += _card_rows(obs, s.selection, cb, lang, picked)
+        rows += _card_rows(rec.id, obs, s.selection, lang, picked)
     actions: list[Button] = []
     for option in obs.show_options[:6]:
         # the button says what the show does: 亮主 / 加固 / 反主
         action = t(lang, f"btn.show.{match.hand.show_action(obs.seat, option)}")
         label = t(lang, "btn.show", action=action, cards=cards_label(option, lang))
-        actions.append(Button(label, cb("D", codec.encode_cards(option))))
+        show = ShowButton(rec.id, hand_no, version, tuple(option))
+        actions.append(Button(label, show.pack()))
     if obs.can_pass:
-        actions.append(Button(t(lang, "btn.pass"), cb("N")))
+        actions.append(Button(t(lang, "btn.pass"), cb(Kind.PASS)))
     if obs.can_redeal:
-        actions.append(Button(t(lang, "btn.redeal"), cb("V")))
+        actions.append(Button(t(lang, "btn.redeal"), cb(Kind.REDEAL)))
     if obs.my_turn and phase == "burying":
         label = t(lang, "btn.bury", n=len(s.selection))
         actions += [
-            Button(label, cb("P")),
-            Button(t(lang, "btn.hint"), cb("H")),
+            Button(label, cb(Kind.PLAY)),
+            Button(t(lang, "btn.hint"), cb(Kind.HINT)),
         ]
     if obs.my_turn and phase == "playing":
         need = match.hand.cards_to_play(obs.seat)
         n = len(s.selection)
         label = t(lang, "btn.play.count", n=n, need=need) if need else t(lang, "btn.play.n", n=n)
         actions += [
-            Button(label, cb("P")),
-            Button(t(lang, "btn.hint"), cb("H")),
+            Button(label, cb(Kind.PLAY)),
+            Button(t(lang, "btn.hint"), cb(Kind.HINT)),
         ]
     if s.selection and phase in ("burying", "playing"):
-        actions.append(Button(t(lang, "btn.clear"), cb("O")))
+        actions.append(Button(t(lang, "btn.clear"), cb(Kind.CLEAR)))
     if s.auto:
-        actions.append(Button(t(lang, "btn.auto.off"), cb("A")))
+        actions.append(Button(t(lang, "btn.auto.off"), cb(Kind.BACK)))
     rows += even_rows(actions, min(3, per_row([b.text for b in actions])))
     if app_url:
         rows.append([WebAppButton(t(lang, "btn.table"), app_url)])
@@ -299,9 +301,9 @@ def _keyboard(
 
 
 def _card_rows(
+    game: int,
     obs: Observation,
     selection: list[int],
-    cb: Callable[..., str],
     lang: str,
     picked: list[int],
 ) -> list[list[Button]]:
@@ -315,7 +317,8 @@ def _card_rows(
         seen[card] = copy + 1
         chosen = selection.count(card) > copy
         label = ("✓" if chosen else "") + card_label(card, lang)
-        return Button(label, cb("T", codec.encode_cards([card]) + str(copy)))
+        data = CardButton(game, obs.hand_number, obs.version, card, copy).pack()
+        return Button(label, data)
 
     rest = list(obs.hand)
     for card in picked:

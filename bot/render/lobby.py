@@ -5,7 +5,7 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import codec
-from bot.codec import Kind
+from bot.codec import Kind, LobbyButton
 from bot.i18n import t
 from bot.messages import Content
 from bot.models import GameRecord, Seat
@@ -58,7 +58,7 @@ def _lobby_keyboard(rec: GameRecord, bot_username: str) -> InlineKeyboardMarkup:
     lang = rec.lang
 
     def cb(kind: Kind) -> str:
-        return codec.Press(kind, rec.id, 0, 0).encode()
+        return LobbyButton(kind, rec.id).pack()
 
     seat_buttons = [
         InlineKeyboardButton(

@@ -9,7 +9,7 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import codec
+from bot.codec import SettingsButton
 from bot.i18n import LANGS, t
 from bot.models import ChatSettings
 from bot.options import OPTIONS, Option, codes_of, is_changed, value_of
@@ -96,20 +96,20 @@ def home_keyboard(lang: str, s: ChatSettings) -> InlineKeyboardMarkup:
     langs = [
         InlineKeyboardButton(
             ("✓ " if s.lang == code else "") + t(code, "lang.name"),
-            callback_data=codec.settings_data("lang", code),
+            callback_data=SettingsButton("lang", code).pack(),
         )
         for code in LANGS
     ]
     presets = [
         InlineKeyboardButton(
             ("✓ " if s.preset == p else "") + t(lang, f"preset.{p}"),
-            callback_data=codec.settings_data("preset", p),
+            callback_data=SettingsButton("preset", p).pack(),
         )
         for p in PRESETS
     ]
     opts = [
         InlineKeyboardButton(
-            t(lang, f"opt.{o.code}"), callback_data=codec.settings_data("open", o.code)
+            t(lang, f"opt.{o.code}"), callback_data=SettingsButton("open", o.code).pack()
         )
         for o in OPTIONS
     ]
@@ -134,9 +134,11 @@ def option_keyboard(lang: str, opt: Option, value: Any) -> InlineKeyboardMarkup:
         data = code + ("-" if on else "+") if opt.multi else code
         label = ("✓ " if on else "") + opt.text(lang, code)
         buttons.append(
-            InlineKeyboardButton(label, callback_data=codec.settings_data(opt.code, data))
+            InlineKeyboardButton(label, callback_data=SettingsButton(opt.code, data).pack())
         )
-    back = InlineKeyboardButton(t(lang, "btn.back"), callback_data=codec.settings_data("home", "-"))
+    back = InlineKeyboardButton(
+        t(lang, "btn.back"), callback_data=SettingsButton("home", "-").pack()
+    )
     return InlineKeyboardMarkup([*_rows(buttons, opt.columns), [back]])
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import codec, slots
+from bot.codec import NextHandButton
 from bot.i18n import plural, t
 from bot.messages import Content
 from bot.models import GameRecord
@@ -339,7 +340,7 @@ def result_of(rec: GameRecord, view: PublicView, live: bool = True) -> Content:
     lines.append(t(lang, key, name=name_of(rec, r.next_dealer)))
     if not live:
         return Content("\n".join(lines))
-    data = codec.Press(codec.Kind.NEXT_HAND, rec.id, view.hand_number, view.version).encode()
+    data = NextHandButton(rec.id, view.hand_number, view.version).pack()
     markup = InlineKeyboardMarkup(
         [[InlineKeyboardButton(t(lang, "btn.next_hand"), callback_data=data)]]
     )

@@ -1,11 +1,16 @@
 """What can be asked of a table: each command is one change, applied by
-:func:`bot.table.apply` with the time it happens at."""
+:func:`bot.table.apply` with the time it happens at.
+
+Commands are the table's own words, not a chat's: every edge (a button's callback data,
+the Mini App's JSON, a deep link) parses what it received completely into one of these
+before the table is locked, and refuses what does not parse with a polite answer of its
+own. Inside the table a command is checked against the game (seat, turn, staleness,
+the engine's rules), never against how it was sent."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from bot.codec import Press
 from bot.models import ChatSettings
 from bot.table.tokens import Token
 from engine.hand import Action
@@ -21,14 +26,42 @@ class Join:
     lang: str | None
 
 
-@dataclass(slots=True)
-class LobbyPress:
-    """A lobby button (leave, add or remove a computer, start, cancel); ``admin``:
-    the presser administers the group."""
+# ---------------------------------------------------------------------- the lobby
+@dataclass(frozen=True, slots=True)
+class InLobby:
+    """A lobby's button in the group, pressed by ``user_id``; ``admin``: they administer
+    the group (with the creator, the only ones who seat computers, start or cancel)."""
 
-    press: Press
     user_id: int
-    admin: bool
+    admin: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Leave(InLobby):
+    """Leave one's seat in the lobby."""
+
+
+@dataclass(frozen=True, slots=True)
+class AddComputer(InLobby):
+    """A computer takes the first empty seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveComputer(InLobby):
+    """The last computer seated leaves."""
+
+
+@dataclass(frozen=True, slots=True)
+class Start(InLobby):
+    """Four seated, one of them a person: the match starts."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cancel(InLobby):
+    """The lobby closes unplayed."""
+
+
+LobbyCommand = Leave | AddComputer | RemoveComputer | Start | Cancel
 
 
 @dataclass(slots=True)
@@ -41,15 +74,77 @@ class TakeOver:
     lang: str | None
 
 
-@dataclass(slots=True)
-class HandPress:
-    """A button of a DM hand, or the group's "Next hand". ``code``: the presser's
-    Telegram language; ``old_message``: pressed on an older hand message of the DM."""
+# ---------------------------------------------------------------------- at a seat
+@dataclass(frozen=True, slots=True)
+class AtSeat:
+    """What a person does at their seat of a running game: a button of their DM hand, the
+    same in the Mini App, or the group's "Next hand". ``hand`` and ``version``: the hand
+    number and the engine's state version the person saw (an older hand is stale);
+    ``code``: their Telegram language; ``old_message``: pressed on an older hand message
+    of their DM."""
 
-    press: Press
     user_id: int
-    code: str | None = None
-    old_message: bool = False
+    hand: int
+    version: int
+    code: str | None = field(default=None, kw_only=True)
+    old_message: bool = field(default=False, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Select(AtSeat):
+    """Select or unselect ``copy`` (0 or 1) of ``card``; when one card is all the turn
+    needs and nothing is selected, the tap plays it (only on the current version)."""
+
+    card: int
+    copy: int
+
+
+@dataclass(frozen=True, slots=True)
+class Play(AtSeat):
+    """Put cards down at one's turn: the trick's play, or the kitty's burial when the
+    dealer buries (the same button). ``cards``: None plays the selection."""
+
+    cards: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Show(AtSeat):
+    """Declare, reinforce or overturn with ``cards`` (one of the seat's show options)."""
+
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(AtSeat):
+    """Nothing to show in the window after the deal, or nothing to add in 炒底."""
+
+
+@dataclass(frozen=True, slots=True)
+class Redeal(AtSeat):
+    """Ask for a redeal (a hand the rules let its holder throw in)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hint(AtSeat):
+    """Select what the computer would play (or bury) now."""
+
+
+@dataclass(frozen=True, slots=True)
+class Clear(AtSeat):
+    """Unselect every card."""
+
+
+@dataclass(frozen=True, slots=True)
+class Back(AtSeat):
+    """Back from 托管: the person plays their seat again."""
+
+
+@dataclass(frozen=True, slots=True)
+class NextHand(AtSeat):
+    """The finished hand's result is read: the next hand starts now."""
+
+
+SeatCommand = Select | Play | Show | Pass | Redeal | Hint | Clear | Back | NextHand
 
 
 @dataclass(slots=True)
@@ -109,9 +204,21 @@ class ReturnToGroup:
 
 Command = (
     Join
-    | LobbyPress
+    | Leave
+    | AddComputer
+    | RemoveComputer
+    | Start
+    | Cancel
     | TakeOver
-    | HandPress
+    | Select
+    | Play
+    | Show
+    | Pass
+    | Redeal
+    | Hint
+    | Clear
+    | Back
+    | NextHand
     | Tick
     | DmBack
     | DmLost

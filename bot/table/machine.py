@@ -5,19 +5,33 @@ Nothing else changes a table (but :func:`restarted`, for a table read again)."""
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from bot.table import clock, hand, seats
 from bot.table.commands import (
+    AddComputer,
     ApplySettings,
+    Back,
+    Cancel,
+    Clear,
     Command,
     DmBack,
     DmLost,
     End,
-    HandPress,
+    Hint,
     Join,
+    Leave,
     LeaveGroup,
-    LobbyPress,
     MoveChat,
+    NextHand,
+    Pass,
+    Play,
+    Redeal,
+    RemoveComputer,
     ReturnToGroup,
+    Select,
+    Show,
+    Start,
     TakeOver,
     Tick,
 )
@@ -29,12 +43,14 @@ def apply(table: Table, command: Command, pace: Pace, at: Moment) -> Outcome:
     step = Step(pace, at)
     out = Outcome(step.events)
     match command:
-        case HandPress():
+        case (
+            Select() | Play() | Show() | Pass() | Redeal() | Hint() | Clear() | Back() | NextHand()
+        ):
             out.answer = hand.press(table, command, step)
         case Tick():
             clock.tick(table, command, step)
-        case LobbyPress():
-            out.answer = seats.lobby_press(table, command, step)
+        case Leave() | AddComputer() | RemoveComputer() | Start() | Cancel():
+            out.answer = seats.lobby(table, command, step)
         case Join():
             out.said = seats.join(table, command, step)
         case TakeOver():
@@ -54,6 +70,8 @@ def apply(table: Table, command: Command, pace: Pace, at: Moment) -> Outcome:
             seats.leave_group(table, step)
         case ReturnToGroup():
             seats.return_to_group(table, step)
+        case _:  # a command this table does not know is a bug, not a no-op
+            assert_never(command)
     clock.settle(table, pace, at)
     return out
 

@@ -4,11 +4,25 @@ works again, the group's settings, a group upgraded or left, /endgame."""
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from bot import options
-from bot.codec import Kind
 from bot.i18n import t
 from bot.models import Seat
-from bot.table.commands import ApplySettings, DmLost, End, Join, LobbyPress, MoveChat, TakeOver
+from bot.table.commands import (
+    AddComputer,
+    ApplySettings,
+    Cancel,
+    DmLost,
+    End,
+    Join,
+    Leave,
+    LobbyCommand,
+    MoveChat,
+    RemoveComputer,
+    Start,
+    TakeOver,
+)
 from bot.table.events import (
     ChatMoved,
     Closed,
@@ -50,13 +64,14 @@ def join(table: Table, cmd: Join, step: Step) -> str:
     return "join.ok"
 
 
-def lobby_press(table: Table, cmd: LobbyPress, step: Step) -> Answer:
+def lobby(table: Table, cmd: LobbyCommand, step: Step) -> Answer:
+    """A lobby's button: anyone seated may leave; the rest is the creator's or an
+    admin's."""
     rec, user_id, out = table.rec, cmd.user_id, step.events
     lang = rec.lang  # the lobby is in the group: its language
     if rec.status != "lobby":
         return Answer(t(lang, "stale"))
-    kind = cmd.press.kind
-    if kind == Kind.LEAVE:
+    if isinstance(cmd, Leave):
         seat = rec.seat_of(user_id)
         if seat is None:
             return Answer(t(lang, "lobby.not_seated"))
@@ -65,35 +80,43 @@ def lobby_press(table: Table, cmd: LobbyPress, step: Step) -> Answer:
         return Answer(t(lang, "lobby.left"))
     if not (cmd.admin or user_id == rec.creator_id):
         return Answer(t(lang, "lobby.only_creator"), alert=True)
-    if kind == Kind.ADD_COMPUTER:
-        empty = next((i for i, s in enumerate(rec.seats) if s.empty), None)
-        if empty is None:
-            return Answer(t(lang, "lobby.no_empty"))
-        rec.seats[empty] = Seat(computer=True, name=t(lang, "computer_name"))
-        out.append(ComputerSeated(empty))
-        return Answer()
-    if kind == Kind.REMOVE_COMPUTER:
-        last = next((i for i in (3, 2, 1, 0) if rec.seats[i].computer), None)
-        if last is not None:
-            rec.seats[last] = Seat()
-            out.append(Left(last))
-        return Answer()
-    if kind == Kind.CANCEL:
-        rec.status = "cancelled"
-        out.append(Closed("cancelled"))
-        return Answer(t(lang, "lobby.cancelled"))
-    if kind == Kind.START:
-        if not rec.full:
-            return Answer(t(lang, "lobby.need_four"), alert=True)
-        if not any(s.human for s in rec.seats):
-            return Answer(t(lang, "lobby.need_human"), alert=True)
-        table.match = MatchState.new(options.game_rules(rec), rec.seed)
-        rec.status = "running"
-        rec.hand_no = table.match.hand_number
-        rec.started_at = step.at.wall
-        out.append(Started())
-        return Answer(t(lang, "lobby.started"))
-    return Answer(t(lang, "bad_button"))
+    match cmd:
+        case AddComputer():
+            empty = next((i for i, s in enumerate(rec.seats) if s.empty), None)
+            if empty is None:
+                return Answer(t(lang, "lobby.no_empty"))
+            rec.seats[empty] = Seat(computer=True, name=t(lang, "computer_name"))
+            out.append(ComputerSeated(empty))
+            return Answer()
+        case RemoveComputer():
+            last = next((i for i in (3, 2, 1, 0) if rec.seats[i].computer), None)
+            if last is not None:
+                rec.seats[last] = Seat()
+                out.append(Left(last))
+            return Answer()
+        case Cancel():
+            rec.status = "cancelled"
+            out.append(Closed("cancelled"))
+            return Answer(t(lang, "lobby.cancelled"))
+        case Start():
+            return _start(table, step)
+        case _:
+            assert_never(cmd)
+
+
+def _start(table: Table, step: Step) -> Answer:
+    rec = table.rec
+    lang = rec.lang
+    if not rec.full:
+        return Answer(t(lang, "lobby.need_four"), alert=True)
+    if not any(s.human for s in rec.seats):
+        return Answer(t(lang, "lobby.need_human"), alert=True)
+    table.match = MatchState.new(options.game_rules(rec), rec.seed)
+    rec.status = "running"
+    rec.hand_no = table.match.hand_number
+    rec.started_at = step.at.wall
+    step.events.append(Started())
+    return Answer(t(lang, "lobby.started"))
 
 
 def take_over(table: Table, cmd: TakeOver, step: Step) -> str:

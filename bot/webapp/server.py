@@ -10,7 +10,7 @@ does not play reads the public view; anyone else is refused.
     GET  /telegram-web-app.js  Telegram's WebApp script (a redirect; the sandbox: a stand-in)
     GET  /api/texts?lang=  the page's words (the i18n catalogs' ``webapp.*`` keys)
     GET  /api/view?game=   the reader's view of the game (``bot.webapp.view``)
-    POST /api/act          an action: exactly a DM button's press (``HandInput.press``)
+    POST /api/act          an action (``bot.webapp.actions``): a DM button's command
     GET  /api/events?game= server-sent events: the view, then the view after each change
     POST /api/here         the page is shown (every few seconds; ``bot.webapp.live``)
 
@@ -33,12 +33,12 @@ from aiohttp import web
 from aiolimiter import AsyncLimiter
 
 from bot import codec
-from bot.codec import Kind
 from bot.config import Settings
 from bot.game import GameService
-from bot.i18n import LANGS, catalog, normalize
+from bot.i18n import LANGS, catalog, normalize, pick, t
 from bot.live import Game
 from bot.members import Members
+from bot.webapp import actions
 from bot.webapp.auth import InitDataError, Launch, validate
 from bot.webapp.live import Hub
 
@@ -85,18 +85,6 @@ KEEPALIVE = 15.0
 WRITE_SECONDS = 10.0
 TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
 MAX_LIMITERS = 10_000  # people remembered by the rate limiter (the least recent forgotten)
-
-# what the page may do, as the DM's button of the same kind
-ACTIONS = {
-    "play": Kind.PLAY,  # play (or bury) the cards sent
-    "hint": Kind.HINT,
-    "clear": Kind.CLEAR,
-    "show": Kind.SHOW,
-    "pass": Kind.PASS,
-    "redeal": Kind.REDEAL,
-    "back": Kind.BACK,
-    "next": Kind.NEXT_HAND,
-}
 
 
 def make_app(ptb: Callable[[], BotApp | None], stand_in: Path | None = None) -> web.Application:
@@ -246,21 +234,17 @@ async def view(request: web.Request) -> web.Response:
 async def act(request: web.Request) -> web.Response:
     launch = _from_header(request)
     await _limit(request, launch.user.id)
+    user = launch.user
     try:
-        body = await request.json()
-        kind = ACTIONS[str(body["action"])]
-        cards = [int(c) for c in body.get("cards") or []]
-        hand_no, version = int(body.get("hand", 0)), int(body.get("version", 0))
-        if len(cards) > 40 or hand_no < 0 or version < 0:
-            raise ValueError
-        arg = codec.encode_cards(cards)
-    except (json.JSONDecodeError, KeyError, TypeError, ValueError, IndexError):
-        raise web.HTTPBadRequest(text="bad action") from None
-    game, seat, lang = await _reader(request, launch, body.get("game"))
-    press = codec.Press(kind, game.rec.id, hand_no, version, arg)
+        action = actions.parse(await request.read())
+    except actions.BadAction:  # not what the page sends: refused here, politely
+        lang = pick(None, user.language_code, _service(request)[1].default_language)
+        refused = {"text": t(lang, "bad_button"), "alert": True, "view": None}
+        return web.json_response(refused, status=400, dumps=_dumps)
+    game, seat, lang = await _reader(request, launch, action.game)
     svc, _ = _service(request)
     # the same door as a tapped button: lock, engine, save once, publish once
-    answer = await svc.hands.press(game, press, launch.user.id, launch.user.language_code)
+    answer = await svc.hands.press(game, action.command(user.id, user.language_code))
     async with game.lock:
         doc = hub(_running(request)).view(game, seat, lang)
     return web.json_response(

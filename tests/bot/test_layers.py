@@ -63,7 +63,7 @@ def test_the_engine_never_imports_the_bot():
 
 
 def test_the_table_imports_no_service_store_outbox_renderer_or_clock():
-    allowed = {"bot.models", "bot.codec", "bot.i18n", "bot.options", "bot.taps", "bot.computer"}
+    allowed = {"bot.models", "bot.i18n", "bot.options", "bot.taps", "bot.computer"}
     for name, deps in graph().items():
         if name == "bot.table" or name.startswith("bot.table."):
             outside = {d for d in deps if d.startswith("bot.") and not d.startswith("bot.table")}

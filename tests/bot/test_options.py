@@ -65,10 +65,14 @@ def test_garbage_is_no_choice(code, value):
 
 def test_every_button_fits_in_callback_data():
     for opt in options.OPTIONS:
-        assert len(codec.settings_data("open", opt.code).encode()) <= codec.MAX_BYTES
+        data = codec.SettingsButton("open", opt.code).pack()
+        assert len(data.encode()) <= codec.MAX_BYTES
+        assert codec.parse(data) == codec.SettingsButton("open", opt.code)
         for code in opt.choices:
-            data = codec.settings_data(opt.code, code + ("+" if opt.multi else ""))
-            assert len(data.encode()) <= codec.MAX_BYTES
+            for value in (code + "+", code + "-") if opt.multi else (code,):
+                data = codec.SettingsButton(opt.code, value).pack()
+                assert len(data.encode()) <= codec.MAX_BYTES
+                assert codec.parse(data) == codec.SettingsButton(opt.code, value)
 
 
 def test_any_combination_the_screens_allow_plays_whole_hands():

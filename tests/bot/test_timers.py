@@ -74,12 +74,11 @@ async def test_a_deal_batchs_shows_are_decided_while_its_timer_waits():
     off applies that change without asking again. Re-armed (someone showed meanwhile),
     the earlier thinking is dropped."""
     from bot import table
-    from bot.codec import Kind, Press
     from bot.config import Settings
     from bot.live import Game
     from bot.models import GameRecord
     from bot.table import Moment
-    from bot.table.commands import Join, LobbyPress, Tick
+    from bot.table.commands import AddComputer, Join, Start, Tick
     from engine.hand import Pass
 
     settings = Settings(_env_file=None, bot_token="0:x")  # type: ignore[call-arg]
@@ -87,9 +86,8 @@ async def test_a_deal_batchs_shows_are_decided_while_its_timer_waits():
     rec.computer_strength = "normal"
     game = Game(rec)
     table.apply(game, Join(0, 1, "Ann", "en"), settings, Moment(0, 0))
-    for kind in ("C", "C", "C", "S"):
-        press = Press(Kind(kind), 1, 0, 0, "")
-        table.apply(game, LobbyPress(press, 1, False), settings, Moment(0, 0))
+    for command in (AddComputer(1), AddComputer(1), AddComputer(1), Start(1)):
+        table.apply(game, command, settings, Moment(0, 0))
     asked: list[int] = []
     changes: list[Tick] = []
 

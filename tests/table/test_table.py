@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import TypeVar
 
-from bot import codec
-from bot.codec import Kind
 from bot.models import GameRecord
 from bot.table import (
     Moment,
@@ -21,12 +20,20 @@ from bot.table import (
     turn_clock,
 )
 from bot.table.commands import (
+    AddComputer,
+    AtSeat,
+    Clear,
     DmBack,
     DmLost,
     End,
-    HandPress,
+    Hint,
     Join,
-    LobbyPress,
+    Leave,
+    Pass,
+    Play,
+    RemoveComputer,
+    Select,
+    Start,
     TakeOver,
     Tick,
 )
@@ -37,6 +44,7 @@ from engine.hand import Show
 from engine.players import get, suggest
 
 CREATOR, BEN = 101, 102
+C = TypeVar("C", bound=AtSeat)
 
 
 @dataclass
@@ -74,11 +82,15 @@ def new_table(seed: int = 7) -> Table:
     return Table(rec)
 
 
-def press(table: Table, kind: str, user: int = CREATOR, arg: str = "") -> codec.Press:
-    match = table.match
-    hand = match.hand if match is not None else None
-    n, v = (hand.hand_number, hand.version) if hand is not None else (0, 0)
-    return codec.Press(Kind(kind), table.rec.id, n, v, arg)
+def seen(table: Table) -> tuple[int, int]:
+    """The hand number and the version a person sees now."""
+    hand = table.match.hand if table.match is not None else None
+    return (hand.hand_number, hand.version) if hand is not None else (0, 0)
+
+
+def at_seat(table: Table, command: type[C], user: int = CREATOR, *args: int) -> C:
+    """``command`` by ``user`` on what the table shows now."""
+    return command(user, *seen(table), *args)
 
 
 def started(seed: int = 7) -> tuple[Table, At]:
@@ -86,8 +98,8 @@ def started(seed: int = 7) -> tuple[Table, At]:
     table, at = new_table(seed), At()
     apply(table, Join(0, CREATOR, "Ann", "en"), PACE, at.moment)
     for _ in range(3):
-        apply(table, LobbyPress(press(table, "C"), CREATOR, False), PACE, at.moment)
-    out = apply(table, LobbyPress(press(table, "S"), CREATOR, False), PACE, at.after(1))
+        apply(table, AddComputer(CREATOR), PACE, at.moment)
+    out = apply(table, Start(CREATOR), PACE, at.after(1))
     assert kinds(out) == ["started"]
     return table, at
 
@@ -120,9 +132,8 @@ def follows_one_card(table: Table) -> bool:
     return hand.phase == "playing" and hand.turn == 0 and hand.cards_to_play(0) == 1
 
 
-def tap(table: Table, card: int) -> codec.Press:
-    copy = 0
-    return press(table, "T", arg=codec.encode_cards([card]) + str(copy))
+def tap(table: Table, card: int, copy: int = 0) -> Select:
+    return at_seat(table, Select, CREATOR, card, copy)
 
 
 # ---------------------------------------------------------------------- lobby and seats
@@ -136,22 +147,22 @@ def test_people_sit_move_and_leave_the_lobby_each_an_event():
     out = apply(table, Join(2, BEN, "Ben", None), PACE, START)
     assert (out.said, out.events) == ("join.taken", [])
     assert table.rec.model_dump_json() == before  # no event: nothing changed
-    out = apply(table, LobbyPress(press(table, "L"), CREATOR, False), PACE, START)
+    out = apply(table, Leave(CREATOR), PACE, START)
     assert kinds(out) == ["left"] and table.rec.seats[2].empty
 
 
 def test_only_the_creator_or_an_admin_seats_computers_and_a_table_needs_a_person():
     table = new_table()
-    out = apply(table, LobbyPress(press(table, "C"), BEN, False), PACE, START)
+    out = apply(table, AddComputer(BEN), PACE, START)
     assert out.answer.alert and out.events == []
     for _ in range(4):
-        out = apply(table, LobbyPress(press(table, "C"), BEN, True), PACE, START)
+        out = apply(table, AddComputer(BEN, admin=True), PACE, START)
         assert kinds(out) == ["computer_seated"]
-    out = apply(table, LobbyPress(press(table, "S"), CREATOR, False), PACE, START)
+    out = apply(table, Start(CREATOR), PACE, START)
     assert out.answer.alert and out.events == [] and table.match is None  # no person
-    apply(table, LobbyPress(press(table, "R"), CREATOR, False), PACE, START)
+    apply(table, RemoveComputer(CREATOR), PACE, START)
     apply(table, Join(3, BEN, "Ben", None), PACE, START)
-    out = apply(table, LobbyPress(press(table, "S"), CREATOR, False), PACE, START)
+    out = apply(table, Start(CREATOR), PACE, START)
     assert kinds(out) == ["started"] and table.rec.status == "running"
     assert due(table, PACE, START) == ((1, table.match.hand.version, "deal"), 1.0)
 
@@ -175,13 +186,13 @@ def test_a_tapped_card_is_the_play_when_one_card_is_needed_and_nothing_is_select
     other = next(c for c in hand.hands[0] if c != card)
     # with a card selected (the hint's) a tap only selects: a light change (no wait
     # for the disk)
-    out = apply(table, HandPress(press(table, "H"), CREATOR), PACE, at.moment)
+    out = apply(table, at_seat(table, Hint), PACE, at.moment)
     assert kinds(out) == ["selected"] and table.rec.seats[0].selection == [card]
-    out = apply(table, HandPress(tap(table, other), CREATOR), PACE, at.moment)
+    out = apply(table, tap(table, other), PACE, at.moment)
     assert kinds(out) == ["selected"] and not durable(out.events)
     assert table.rec.seats[0].selection == [card, other]
-    apply(table, HandPress(press(table, "O"), CREATOR), PACE, at.moment)  # clear
-    out = apply(table, HandPress(tap(table, card), CREATOR), PACE, at.moment)
+    apply(table, at_seat(table, Clear), PACE, at.moment)
+    out = apply(table, tap(table, card), PACE, at.moment)
     assert isinstance(out.events[0], Played) and out.events[0].cards == (card,)
     assert out.events[0].seat == 0 and durable(out.events)
     assert out.answer.text and not out.answer.alert and table.rec.seats[0].selection == []
@@ -216,7 +227,7 @@ def test_a_turn_that_runs_out_is_warned_then_goes_to_托管_until_the_player_act
     assert kinds(out)[:2] == ["auto_on", "played"] and table.rec.seats[0].auto
     until(table, at, lambda t: t.match.hand.turn == 0 and t.match.hand.phase == "playing")
     assert due(table, PACE, at.moment)[0][2] == "robot"  # 托管 plays for them
-    out = apply(table, HandPress(press(table, "H"), CREATOR), PACE, at.moment)
+    out = apply(table, at_seat(table, Hint), PACE, at.moment)
     assert kinds(out) == ["auto_off", "selected"] and not table.rec.seats[0].auto
 
 
@@ -273,7 +284,7 @@ def test_a_lost_dm_pauses_the_table_until_the_player_is_back_or_replaced():
     apply(table, Join(0, CREATOR, "Ann", "en"), PACE, at.moment)  # (running: their DM back)
     out = apply(table, DmLost(CREATOR), PACE, at.moment)
     assert kinds(out) == ["dm_failed", "paused"] and due(table, PACE, at.moment) is None
-    out = apply(table, HandPress(press(table, "H"), CREATOR), PACE, at.moment)
+    out = apply(table, at_seat(table, Hint), PACE, at.moment)
     assert out.answer.alert and out.events == []
     out = apply(table, DmBack(CREATOR), PACE, at.moment)
     assert kinds(out) == ["hand_resent", "resumed"] and not table.rec.paused
@@ -306,12 +317,12 @@ def test_a_command_that_tells_no_event_changes_nothing():
         hand = table.match.hand
         cards = hand.hands[0] or [0]
         options = [
-            HandPress(press(table, rng.choice("TPHOND")), rng.choice([CREATOR, BEN])),
-            HandPress(tap(table, rng.choice(cards)), CREATOR),
-            HandPress(codec.Press(Kind.PLAY, 1, hand.hand_number, hand.version + 1), CREATOR),
+            at_seat(table, rng.choice([Play, Hint, Clear, Pass]), rng.choice([CREATOR, BEN])),
+            tap(table, rng.choice(cards), rng.choice([0, 1])),
+            Play(CREATOR, hand.hand_number, hand.version + 1),
             Join(rng.randrange(4), BEN, "Ben", None),
             TakeOver(rng.randrange(4), BEN, "Ben", None),
-            LobbyPress(press(table, "S"), CREATOR, True),
+            Start(CREATOR, admin=True),
         ]
         command = rng.choice(options)
         before = (table.rec.model_dump_json(), table.match.model_dump_json())
