@@ -64,15 +64,15 @@ def started(seed: int = 7) -> tuple[Table, At]:
 ARGLESS = [Play, Pass, Redeal, Hint, Clear, Back, NextHand]
 
 
-def every_seat_command(table: Table, user: int = CREATOR, **kw: object) -> list[AtSeat]:
+def every_seat_command(table: Table, user: int = CREATOR) -> list[AtSeat]:
     """One command of each kind by ``user`` on what the table shows now."""
     n, v = seen(table)
     hand = table.match.hand.hands[0] if table.match else [0]
     card = hand[0] if hand else 0
     return [
-        *(cls(user, n, v, **kw) for cls in ARGLESS),
-        Select(user, n, v, card, 0, **kw),
-        Show(user, n, v, (card,), **kw),
+        *(cls(user, n, v) for cls in ARGLESS),
+        Select(user, n, v, card, 0),
+        Show(user, n, v, (card,)),
     ]
 
 
