@@ -385,24 +385,60 @@ def deep_link(bot_username: str, payload: str) -> str:
     return f"https://t.me/{bot_username}?start={payload}"
 
 
+@dataclass(frozen=True, slots=True)
+class SitLink:
+    """A lobby's seat button: sit in ``seat`` (0..3) of ``game``."""
+
+    game: int
+    seat: int
+
+    def pack(self) -> str:
+        return f"j{b36(self.game)}_{self.seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeLink:
+    """/takeover's button: take ``seat`` of ``game`` from a player who is away."""
+
+    game: int
+    seat: int
+
+    def pack(self) -> str:
+        return f"t{b36(self.game)}_{self.seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class OpenLink:
+    """Open the DM (or the Mini App) of ``game``."""
+
+    game: int
+
+    def pack(self) -> str:
+        return f"g{b36(self.game)}"
+
+
+Link = SitLink | TakeLink | OpenLink
+
+
 def join_payload(game: int, seat: int) -> str:
-    return f"j{b36(game)}_{seat}"
+    return SitLink(game, seat).pack()
 
 
 def take_payload(game: int, seat: int) -> str:
-    return f"t{b36(game)}_{seat}"
+    return TakeLink(game, seat).pack()
 
 
 def open_payload(game: int) -> str:
-    return f"g{b36(game)}"
+    return OpenLink(game).pack()
 
 
-def decode_payload(payload: str) -> tuple[str, int, int | None]:
-    """('join', game, seat), ('take', game, seat) or ('open', game, None); else BadData."""
+def parse_link(payload: str) -> Link:
+    """A deep link's payload (``/start <payload>``, a Mini App's ``startapp``); else
+    BadData."""
     if m := _JOIN.match(payload):
-        return "join", int(m.group(1), 36), int(m.group(2))
+        return SitLink(int(m.group(1), 36), int(m.group(2)))
     if m := _TAKE.match(payload):
-        return "take", int(m.group(1), 36), int(m.group(2))
+        return TakeLink(int(m.group(1), 36), int(m.group(2)))
     if m := _OPEN.match(payload):
-        return "open", int(m.group(1), 36), None
+        return OpenLink(int(m.group(1), 36))
     raise BadData(payload)

@@ -71,33 +71,27 @@ async def start(update: Update, context: Context) -> None:
             await reply(context, msg, t(lang, "help"), parse_mode=ParseMode.HTML)
         return
     try:
-        kind, game_id, seat = codec.decode_payload(payload)
+        link = codec.parse_link(payload)
     except codec.BadData:
         await reply(context, msg, t(lang, "start.bad_link"))
         return
-    game = await svc.get(game_id)
+    game = await svc.get(link.game)
     if game is None:
         await reply(context, msg, t(lang, "join.no_game"))
         return
     lang = game.rec.user_lang(user.id, user.language_code)
     group = shown(game.rec.chat_title or "?")
-    if kind == "open":
-        key = await svc.chats.open_dm(game_id, user.id)
-    elif kind == "take" and not await is_member(context, game.rec.chat_id, user.id):
-        key = "join.not_member"
-    elif kind == "take":
-        assert seat is not None
-        key = await svc.lobby.take_over(
-            game_id, seat, user.id, display_name(user), i18n.normalize(user.language_code)
-        )
-        lang = game.rec.user_lang(user.id, user.language_code)
+    name, code = display_name(user), i18n.normalize(user.language_code)
+    seat = 0
+    if isinstance(link, codec.OpenLink):
+        key = await svc.chats.open_dm(link.game, user.id)
     elif not await is_member(context, game.rec.chat_id, user.id):
         key = "join.not_member"
+    elif isinstance(link, codec.TakeLink):
+        seat = link.seat
+        key = await svc.lobby.take_over(link.game, seat, user.id, name, code)
+        lang = game.rec.user_lang(user.id, user.language_code)
     else:
-        assert seat is not None
-        key = await svc.lobby.join(
-            game_id, seat, user.id, display_name(user), i18n.normalize(user.language_code)
-        )
-    await reply(
-        context, msg, t(lang, key, group=group, seat=(seat or 0) + 1), parse_mode=ParseMode.HTML
-    )
+        seat = link.seat
+        key = await svc.lobby.join(link.game, seat, user.id, name, code)
+    await reply(context, msg, t(lang, key, group=group, seat=seat + 1), parse_mode=ParseMode.HTML)

@@ -88,7 +88,7 @@ def _select(table: Table, seat: int, cmd: Select, step: Step) -> Answer:
     assert match is not None
     hand, card, copy = match.hand, cmd.card, cmd.copy
     s = rec.seats[seat]
-    if copy >= hand.hands[seat].count(card):
+    if not 0 <= copy < hand.hands[seat].count(card):
         return Answer(t(rec.seat_lang(seat), "stale"))
     # a tap on an older keyboard only selects
     if cmd.version == hand.version and one_tap(hand, seat, s.selection):

@@ -214,10 +214,10 @@ def _game_of(request: web.Request, launch: Launch) -> str | None:
     asked = request.query.get("game")
     if asked is None and launch.start_param:
         try:
-            kind, game_id, _ = codec.decode_payload(launch.start_param)
+            link = codec.parse_link(launch.start_param)
         except codec.BadData:
             return None
-        return str(game_id) if kind == "open" else None
+        return str(link.game) if isinstance(link, codec.OpenLink) else None
     return asked
 
 

@@ -38,13 +38,14 @@ def test_forged_callback_data_is_refused(data):
 def test_deep_link_payloads_are_valid_telegram_payloads():
     payload = codec.join_payload(123456, 3)
     assert len(payload) <= 64 and payload.replace("_", "").isalnum()
-    assert codec.decode_payload(payload) == ("join", 123456, 3)
-    assert codec.decode_payload(codec.open_payload(77)) == ("open", 77, None)
+    assert codec.parse_link(payload) == codec.SitLink(123456, 3)
+    assert codec.parse_link(codec.open_payload(77)) == codec.OpenLink(77)
+    assert codec.parse_link(codec.take_payload(5, 0)) == codec.TakeLink(5, 0)
     link = codec.deep_link("shengji_bot", codec.take_payload(36, 1))
     assert link == "https://t.me/shengji_bot?start=t10_1"
     for bad in ("", "j1_4", "hello", "g", "j_1"):
         with pytest.raises(codec.BadData):
-            codec.decode_payload(bad)
+            codec.parse_link(bad)
 
 
 BUTTONS = st.one_of(

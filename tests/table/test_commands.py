@@ -228,9 +228,9 @@ def test_select_toggles_one_copy_and_a_copy_not_held_is_out_of_date():
         "en", "stale"
     )
     missing = next(c for c in range(54) if c not in hand)
-    assert refused(table, at, at_seat(table, Select, CREATOR, missing, 0)).answer.text == t(
-        "en", "stale"
-    )
+    for card, copy in ((missing, 0), (card, -1), (card, 2)):
+        out = refused(table, at, at_seat(table, Select, CREATOR, card, copy))
+        assert out.answer.text == t("en", "stale")
 
 
 def test_a_tap_on_an_older_keyboard_only_selects_even_when_one_card_would_play():
