@@ -228,8 +228,8 @@ def test_select_toggles_one_copy_and_a_copy_not_held_is_out_of_date():
         "en", "stale"
     )
     missing = next(c for c in range(54) if c not in hand)
-    for card, copy in ((missing, 0), (card, -1), (card, 2)):
-        out = refused(table, at, at_seat(table, Select, CREATOR, card, copy))
+    for which, copy in ((missing, 0), (card, -1), (card, 2)):
+        out = refused(table, at, at_seat(table, Select, CREATOR, which, copy))
         assert out.answer.text == t("en", "stale")
 
 
