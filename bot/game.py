@@ -99,10 +99,6 @@ class GameService:
     def moment(self) -> table.Moment:
         return table.Moment(self.clock.now(), self.clock.wall())
 
-    def turn_clock(self, game: Game) -> tuple[float, float] | None:
-        """When the turn of the person who acts now runs out (monotonic, wall clock)."""
-        return table.turn_clock(game)
-
     # ------------------------------------------------------------------ the change path
     async def change(self, game: Game, command: Command) -> table.Outcome:
         """Apply ``command`` to the game's table under its lock; if it changed anything:
@@ -164,7 +160,7 @@ class GameService:
             task.cancel()
         self.deadlines.close()
 
-    def _failed(self, game: Game, doing: str, window: float | None) -> None:
+    def _failed(self, game: Game, doing: str, window: tuple[float, float] | None) -> None:
         """(Under the game's lock, in an ``except``.) Log the failure once; the game
         becomes its saved record again, and its chats and timer follow that record."""
         fault = database_fault(sys.exc_info()[1])  # a full disk: one line, no traceback

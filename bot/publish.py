@@ -27,7 +27,6 @@ coalesces, skips what a message already shows and spends the chat's rate budget.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -41,12 +40,12 @@ from bot.live import Game
 from bot.messages import Clock, Content
 from bot.models import GameRecord
 from bot.outbox import Outboxes, Slot
+from bot.projection import Deadline, Projections, clock_of
 from bot.render import hand as render_hand
 from bot.render import history as render_history
 from bot.render import table as render_table
 from bot.render.lobby import lobby as render_lobby
 from bot.render.names import shown
-from bot.table import turn_clock
 from bot.table.events import (
     LOBBY,
     Closed,
@@ -58,7 +57,6 @@ from bot.table.events import (
 )
 from bot.webapp.links import direct_link, table_url
 from engine.events import TrickWon
-from engine.hand import Trick
 
 # a player who pressed nothing for this long may be away: their turn notifies
 AWAY_SECONDS = 30.0
@@ -89,8 +87,8 @@ class Publisher:
         self._won_at: dict[int, float] = {}  # game -> when its last trick was won
         self._pressed: dict[int, float] = {}  # user -> when they last pressed a button
         self._sweep_at = SWEEP_AT
-        # game -> (the after-deal window's deadline, its clock time as shown)
-        self._window_until: dict[int, tuple[float, str]] = {}
+        # what each reader of a table is shown, built once per change (the Mini App's too)
+        self.projections = Projections(settings)
         # called with every game published, under its lock (the Mini App's live tables)
         self.listeners: list[Callable[[Game], None]] = []
         # whether a person has the Mini App open (their DM may then wait: ``_dm``)
@@ -118,7 +116,7 @@ class Publisher:
         for seat in range(4):
             self._dms.pop((game_id, seat), None)
         self._won_at.pop(game_id, None)
-        self._window_until.pop(game_id, None)
+        self.projections.forget(game_id)
 
     def pressed(self, user_id: int) -> None:
         now = self._pressed[user_id] = self.clock.now()
@@ -147,8 +145,10 @@ class Publisher:
         """The group's table does not show the last trick won yet (its output is paced,
         or failing). False when unknown (after a restart) or when it is not shown."""
         rec, match = game.rec, game.match
-        done = 0 if match is None else _tricks_done(match.hand.tricks)
-        if rec.group_gone or match is None or not done:
+        if rec.group_gone or match is None:
+            return False
+        done = self.projections.of(game, None).tricks_done
+        if not done:
             return False
         box = self.outboxes.get(rec.chat_id)
         slot = box.slots.get(render_table.table_key(rec, match.hand_number))
@@ -239,7 +239,8 @@ class Publisher:
             box.put(slots.key(rec.id, "lobby"), render_lobby(rec, user), thread_id=th)
         if match is None:
             return
-        done = _tricks_done(match.hand.tricks)
+        shown = self.projections.of(game, None)
+        done = shown.tricks_done
         # a trick just won goes out at once
         urgent = any(isinstance(e, TrickWon) for e in events)
         if urgent:
@@ -247,7 +248,7 @@ class Publisher:
         seen = _seen(box.slots.get(render_table.table_key(rec, match.hand_number)))
         calm = CALM_INTERVALS * self.settings.group_interval_seconds
         watch = direct_link(user, self.settings.webapp_short_name, rec.id)
-        for slot, content in render_table.group_messages(rec, match, user, seen, watch):
+        for slot, content in render_table.group_messages(rec, shown, user, seen, watch):
             key, family = slot.key, slot.family
             live = calm if family is not None else 0.0
             if family is not None:
@@ -264,7 +265,7 @@ class Publisher:
         box = self.outboxes.get(s.user_id)
         key = self.dm_key(rec)
         hand = match.hand
-        clock = self._clock(game, seat)
+        clock = clock_of(game, self.settings)  # whoever acts now: theirs, or the window's
         needs = _needs(game, seat, clock)
         last = self._dms.get((rec.id, seat))
         if last is not None and last.needs == needs and key in box.slots:
@@ -272,7 +273,8 @@ class Publisher:
         if key in box.slots and self.app_open(s.user_id) and not self._wake(s.user_id, needs, last):
             return  # their Mini App shows it all; the DM catches up when the app closes
         app_url = table_url(self.settings.webapp_url, rec.id)
-        content, my_turn = render_hand.hand_message(rec, match, seat, clock, app_url)
+        projection = self.projections.of(game, seat)
+        content, my_turn = render_hand.hand_message(rec, projection, app_url)
         if rec.status == "ended":  # the last word: no buttons any more
             ended = t(rec.seat_lang(seat), "dm.ended", group=shown(rec.chat_title or "?"))
             content, my_turn = Content(content.text + "\n\n" + ended), False
@@ -286,36 +288,6 @@ class Publisher:
         calm = DEAL_CALM_SECONDS if dealing else 0.0
         box.put(key, content, resend=resend, calm=calm, urgent=dealing and urgent)
         self._dms[(rec.id, seat)] = _Shown(hand.hand_number, needs)
-
-    def _clock(self, game: Game, seat: int) -> render_hand.TurnClock | None:
-        """The deadline the DM of ``seat`` shows: its person's turn (until 托管), or
-        the after-deal window's; None if neither runs now."""
-        match, st = game.match, self.settings
-        assert match is not None
-        if match.hand.phase == "after_deal" and game.window_deadline is not None:
-            until = self._window_until.get(game.rec.id)
-            if until is None or until[0] != game.window_deadline:
-                wall = self.clock.wall() + game.window_deadline - self.clock.now()
-                until = self._window_until[game.rec.id] = (game.window_deadline, _hms(wall))
-            seconds = round(st.overturn_window_seconds)
-            return render_hand.TurnClock(seconds, until[1], window=True)
-        deadline = turn_clock(game)
-        if deadline is None or match.hand.turn != seat:
-            return None
-        seconds = round(game.rec.turn_seconds or st.turn_timeout_seconds)
-        optional = match.hand.phase == "chaodi"
-        return render_hand.TurnClock(
-            seconds, _hms(deadline[1]), warning=game.warned, optional=optional
-        )
-
-
-def _tricks_done(tricks: Sequence[Trick]) -> int:
-    """How many tricks of the hand are won (what the group's table shows in full)."""
-    return sum(1 for trick in tricks if trick.winner is not None)
-
-
-def _hms(wall: float) -> str:
-    return time.strftime("%H:%M:%S", time.gmtime(wall))
 
 
 def _seen(table: Slot | None) -> int | None:
@@ -361,15 +333,18 @@ class Needs:
     can_pass: bool | None
     version: int | None  # of their turn
     warned: bool | None  # their turn's last seconds
-    clock: render_hand.TurnClock | None
+    clock: Deadline | None  # of their turn, or the after-deal window
+    # the throw penalties so far (counted at once: the points line says them)
+    failed_throws: int
 
     def beyond_deal(self) -> Needs:
         """What a DM needs but the deal's progress (its cards and count)."""
         return replace(self, cards=(), dealt=None)
 
 
-def _needs(game: Game, seat: int, clock: render_hand.TurnClock | None) -> Needs:
-    """What the reader of seat's DM needs to see changed."""
+def _needs(game: Game, seat: int, clock: Deadline | None) -> Needs:
+    """What the reader of seat's DM needs to see changed; ``clock``: the deadline of
+    whoever acts now."""
     rec, match = game.rec, game.match
     assert match is not None
     hand, s = match.hand, rec.seats[seat]
@@ -399,5 +374,8 @@ def _needs(game: Game, seat: int, clock: render_hand.TurnClock | None) -> Needs:
         can_pass=hand.can_pass(seat) if phase == "after_deal" else None,
         version=hand.version if mine else None,
         warned=game.warned if mine else None,
-        clock=clock,
+        clock=clock if clock is None or clock.window or mine else None,
+        failed_throws=sum(
+            1 for tr in hand.tricks if tr.plays and tr.plays[0].attempted is not None
+        ),
     )

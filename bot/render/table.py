@@ -7,8 +7,8 @@ seats with their card counts and whose turn it is, the last completed trick in f
 When the group's paced output skips renders, the next one delivered shows again, in
 full, every trick completed since the last one the group was shown (``seen``).
 
-Only public facts are read here (RULES.md section 13), and only from the engine: no
-rule is computed in this module.
+Only public facts are read here (RULES.md section 13), from the public projection
+(``bot.projection``): no rule is computed in this module.
 """
 
 from __future__ import annotations
@@ -20,15 +20,12 @@ from bot.codec import NextHandButton
 from bot.i18n import plural, t
 from bot.messages import Content
 from bot.models import GameRecord
+from bot.projection import PlayView, Points, Projection, TrickView
 from bot.render.cards import cards_label, rank_label, suit_label
 from bot.render.names import shown
 from bot.slots import SlotKey
 from bot.table import takeable
-from engine.match import MatchState
-from engine.records import PlayRecord, Trick, failed_throw_penalty
-from engine.scoring import TAKE_OVER, next_threshold
 from engine.seats import SEATS, Seat
-from engine.tricks import play_kind
 from engine.view import PublicView
 
 NAME_LIMIT = 16  # graphemes of a name in a table line
@@ -46,28 +43,28 @@ def trump_label(view: PublicView, lang: str) -> str:
     return suit_label(view.trump, lang) if view.trump_decided else "?"
 
 
-def header(rec: GameRecord, view: PublicView, lang: str) -> str:
-    dealer = name_of(rec, view.dealer, lang) if view.dealer is not None else "?"
+def header(rec: GameRecord, p: Projection, lang: str) -> str:
+    dealer = name_of(rec, p.dealer, lang) if p.dealer is not None else "?"
     return t(
         lang,
         "table.header",
-        n=view.hand_number,
-        level=rank_label(view.level),
-        trump=trump_label(view, lang),
+        n=p.hand_number,
+        level=rank_label(p.level),
+        trump=trump_label(p.view, lang),
         dealer=dealer,
         # the levels this hand is played at (the result tells the new ones)
-        a=rank_label(view.levels[0]),
-        b=rank_label(view.levels[1]),
+        a=rank_label(p.levels[0]),
+        b=rank_label(p.levels[1]),
     )
 
 
-def seats_block(rec: GameRecord, view: PublicView) -> str:
-    lang = rec.lang
+def seats_block(rec: GameRecord, p: Projection) -> str:
+    lang, view = rec.lang, p.view
     lines = []
     for seat in SEATS:
-        live = view.phase != "done" and rec.status == "running"
-        mark = "▶" if seat == view.turn and live else "  "
-        role = t(lang, "role.dealer") if seat == view.dealer else ""
+        live = p.phase != "done" and p.live
+        mark = "▶" if seat == p.turn and live else "  "
+        role = t(lang, "role.dealer") if seat == p.dealer else ""
         auto = " 🤖" if rec.seats[seat].auto else ""
         team = t(lang, f"team.short.{view.team_of(seat)}")
         count = plural(lang, "table.count", view.card_counts[seat])
@@ -107,18 +104,13 @@ def kitty_decided(view: PublicView, lang: str) -> str | None:
     return t(lang, "table.kitty_decided", cards=cards, trump=suit_label(view.trump, lang))
 
 
-def play_text(view: PublicView, play: PlayRecord, lang: str, trick: Trick | None = None) -> str:
+def play_text(play: PlayView, lang: str) -> str:
     """A play's cards; a failed throw says what was tried, what beat it and the
-    penalty; with its ``trick``, a successful throw (甩牌) and a ruff (毙) are marked
-    (the engine classifies: :func:`engine.tricks.play_kind`)."""
-    ctx = view.ctx
-    cards = cards_label(ctx.sorted(list(play.cards)), lang)
+    penalty; a successful throw (甩牌) and a ruff (毙) are marked (the engine's)."""
     if play.attempted is not None:
-        return failed_throw_text(view, play, lang)
-    if trick is None or not trick.plays:
-        return cards
-    kind = play_kind(ctx, trick.plays[0].cards, play.cards, play is trick.plays[0])
-    return cards + t(lang, f"mark.{kind}") if kind else cards
+        return failed_throw_text(play, lang)
+    cards = cards_label(play.cards, lang)
+    return cards + t(lang, f"mark.{play.mark}") if play.mark else cards
 
 
 def signed(n: int) -> str:
@@ -126,20 +118,18 @@ def signed(n: int) -> str:
     return f"{n:+d}".replace("-", "\u2212")
 
 
-def failed_throw_text(view: PublicView, play: PlayRecord, lang: str) -> str:
+def failed_throw_text(play: PlayView, lang: str) -> str:
     """A failed throw explained (RULES 8.3): what was tried, the unit that failed and
     who holds what beat it, the forced play and the penalty as a figure of its own."""
-    ctx = view.ctx
-    tried = cards_label(ctx.sorted(list(play.attempted or [])), lang)
-    cards = cards_label(ctx.sorted(list(play.cards)), lang)
-    penalty = failed_throw_penalty(view.rules, play, view.defenders)
+    tried = cards_label(play.attempted or (), lang)
+    cards = cards_label(play.cards, lang)
     if play.beaten_by:
-        beaten_by = cards_label(ctx.sorted(list(play.beaten_by)), lang)
+        beaten_by = cards_label(play.beaten_by, lang)
         text = t(lang, "table.throw_failed.by", tried=tried, cards=cards, beaten_by=beaten_by)
     else:
         text = t(lang, "table.throw_failed", tried=tried, cards=cards)
-    if penalty:
-        text += t(lang, "table.throw_failed.penalty", penalty=signed(penalty))
+    if play.penalty:
+        text += t(lang, "table.throw_failed.penalty", penalty=signed(play.penalty))
     return text
 
 
@@ -147,47 +137,42 @@ def failed_throw_text(view: PublicView, play: PlayRecord, lang: str) -> str:
 MISSED_LIMIT = 8
 
 
-def tricks_shown(view: PublicView, seen: int | None = None) -> list[tuple[int, Trick]]:
-    """The tricks a render shows, with their numbers (from 1): the last completed trick
-    and the current one; with ``seen`` (how many completed tricks the reader's message
-    has shown so far) also, before them, every completed trick the reader missed."""
-    n = len(view.tricks)
-    current = view.current_trick
-    done = n - 1 if current is not None else n
+def tricks_shown(p: Projection, seen: int | None = None) -> list[TrickView]:
+    """The tricks a render shows: the last completed trick and the current one; with
+    ``seen`` (how many completed tricks the reader's message has shown so far) also,
+    before them, every completed trick the reader missed."""
+    done = p.tricks_done
     out = []
     if seen is not None and seen < done - 1:
         first = max(seen, done - 1 - MISSED_LIMIT)
-        out += [(i + 1, view.tricks[i]) for i in range(first, done - 1)]
-    last = view.last_trick
-    if last is not None:
-        out.append((done, last))
-    if current is not None:
-        out.append((n, current))
+        out += [p.trick(i + 1) for i in range(first, done - 1)]
+    if p.last is not None:
+        out.append(p.last)
+    if p.current is not None:
+        out.append(p.current)
     return out
 
 
-def trick_block(
-    rec: GameRecord, view: PublicView, number: int, trick: Trick, lang: str
-) -> list[str]:
+def trick_block(rec: GameRecord, p: Projection, trick: TrickView, lang: str) -> list[str]:
     """A trick in full, one line per play: its winner, or who is winning it now."""
     if trick.winner is not None:
         won = name_of(rec, trick.winner, lang)
-        lines = [t(lang, "table.trick_won", n=number, name=won, points=trick.points)]
-        best = None
+        lines = [t(lang, "table.trick_won", n=trick.number, name=won, points=trick.points)]
     else:
-        lines = [t(lang, "table.trick", n=number)]
-        best = view.winning
+        lines = [t(lang, "table.trick", n=trick.number)]
     for play in trick.plays:
-        mark = t(lang, "table.best") if play.seat == best else ""
-        text = play_text(view, play, lang, trick)
+        best = trick.winner is None and play.seat == trick.best
+        mark = t(lang, "table.best") if best else ""
+        text = play_text(play, lang)
         lines.append(t(lang, "table.play", name=name_of(rec, play.seat, lang), cards=text) + mark)
-    if trick.winner is None and view.turn is not None and rec.status == "running":
-        lines.append(t(lang, "table.waiting", name=name_of(rec, view.turn, lang)))
+    if trick.winner is None and p.turn is not None and p.live:
+        lines.append(t(lang, "table.waiting", name=name_of(rec, p.turn, lang)))
     return lines
 
 
-def situation(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
+def situation(rec: GameRecord, p: Projection, lang: str) -> list[str]:
     """What happens before the first lead: the deal, the shows, the kitty."""
+    view = p.view
     lines = shows_block(rec, view, lang)
     decided = kitty_decided(view, lang)
     if decided:
@@ -200,54 +185,51 @@ def situation(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
     if phase == "dealing":
         lines.append(t(lang, "table.dealing", dealt=view.dealt, total=view.deal_total))
     elif phase == "after_deal":
-        waiting = t(lang, "list.sep").join(name_of(rec, s, lang) for s in view.waiting_for)
+        waiting = t(lang, "list.sep").join(name_of(rec, s, lang) for s in p.to_act.seats)
         lines.append(t(lang, "table.window", names=waiting))
     elif phase in ("burying", "chaodi"):
-        assert view.turn is not None  # who buries, or may 炒底
+        assert p.turn is not None  # who buries, or may 炒底
         key = "table.burying" if phase == "burying" else "table.chaodi"
-        lines.append(t(lang, key, name=name_of(rec, view.turn, lang)))
+        lines.append(t(lang, key, name=name_of(rec, p.turn, lang)))
     return lines
 
 
-def points_line(view: PublicView, lang: str) -> str:
+def points_line(points: Points, lang: str) -> str:
     """The group's (live) points line: the attackers' points as they stand, penalties
     apart, then what 80 means and the level table's next threshold."""
-    team = t(lang, f"team.short.{view.attackers}")
-    line = t(lang, "table.points", team=team, points=view.attackers_points)
-    done = len(view.tricks)  # the trick in progress too: its failed throw counts already
-    penalty = view.penalties_after(done)
-    if penalty:
-        won = view.trick_points_after(done)
-        line += t(lang, "dm.points.penalty", tricks=won, penalty=signed(penalty))
-    context = points_context(view, lang, view.attackers_points)
+    team = t(lang, f"team.short.{points.team}")
+    line = t(lang, "table.points", team=team, points=points.total) + _penalty(points, lang)
+    context = points_context(points, lang)
     return line + "\n" + context if context else line
 
 
-def points_text(view: PublicView, lang: str) -> list[str]:
-    """The attackers' points in context, after the last finished trick (so the line
-    stays true until the next one is won): trick points and penalties apart, what 80
-    means, the next threshold of the level table."""
-    done = view.tricks_done
-    penalty = view.penalties_after(done)
-    total = view.points_after(done)
-    team = t(lang, f"team.short.{view.attackers}")
+def points_text(points: Points, done: int, lang: str) -> list[str]:
+    """The attackers' points in context, said after the last finished trick (``done``,
+    so the line stays true until the next one is won; a failed throw's penalty counts
+    at once): trick points and penalties apart, what 80 means, the next threshold of
+    the level table."""
+    team = t(lang, f"team.short.{points.team}")
     key = "dm.points.after" if done else "dm.points.start"
-    line = t(lang, key, team=team, k=done, points=total)
-    if penalty:
-        won = view.trick_points_after(done)
-        line += t(lang, "dm.points.penalty", tricks=won, penalty=signed(penalty))
-    context = points_context(view, lang, total)
+    line = t(lang, key, team=team, k=done, points=points.total) + _penalty(points, lang)
+    context = points_context(points, lang)
     return [line, context] if context else [line]
 
 
-def points_context(view: PublicView, lang: str, total: int) -> str:
-    """What ``total`` means: how far 80 (the take-over) is, the next threshold of the
+def _penalty(points: Points, lang: str) -> str:
+    if not points.penalty:
+        return ""
+    return t(lang, "dm.points.penalty", tricks=points.tricks, penalty=signed(points.penalty))
+
+
+def points_context(points: Points, lang: str) -> str:
+    """What the points mean: how far 80 (the take-over) is, the next threshold of the
     level table ("" when neither applies)."""
     context = []
-    if total < TAKE_OVER:
-        context.append(t(lang, "dm.points.to_take_over", need=TAKE_OVER, more=TAKE_OVER - total))
-    step = next_threshold(view.rules, total)
-    if step is not None and step[0] != TAKE_OVER:
+    if points.to_take_over:
+        more, need = points.to_take_over, points.take_over
+        context.append(t(lang, "dm.points.to_take_over", need=need, more=more))
+    step = points.next
+    if step is not None and step[0] != points.take_over:
         at, side, steps = step
         context.append(t(lang, f"dm.points.next.{side}", at=at, steps=steps))
     return " · ".join(context)
@@ -255,7 +237,7 @@ def points_context(view: PublicView, lang: str, total: int) -> str:
 
 def table_message(
     rec: GameRecord,
-    match: MatchState,
+    p: Projection,
     bot_username: str = "bot",
     seen: int | None = None,
     watch_url: str | None = None,
@@ -264,22 +246,23 @@ def table_message(
     seats another member may take over while the hand runs. ``seen``: how many completed
     tricks the group's table has shown; the ones it missed are shown again in full.
     ``watch_url``: the Mini App's direct link to watch the table (a button of its own)."""
-    lang, view = rec.lang, match.public_observation()
-    lines = [header(rec, view, lang), "", seats_block(rec, view), ""]
-    if view.phase in BEFORE_PLAY:
-        lines += situation(rec, view, lang)
+    lang = rec.lang
+    lines = [header(rec, p, lang), "", seats_block(rec, p), ""]
+    if p.phase in BEFORE_PLAY:
+        lines += situation(rec, p, lang)
     else:
-        decided = kitty_decided(view, lang)
+        decided = kitty_decided(p.view, lang)
         if decided:
             lines.append(decided)
-        for number, trick in tricks_shown(view, seen):
-            lines += trick_block(rec, view, number, trick, lang)
+        for trick in tricks_shown(p, seen):
+            lines += trick_block(rec, p, trick, lang)
             lines.append("")
-        lines.append(points_line(view, lang))
+        if p.points is not None:
+            lines.append(points_line(p.points, lang))
     if rec.status == "ended":
         lines += ["", t(lang, "table.ended")]
     markup = None
-    if view.phase != "done":
+    if p.phase != "done":
         markup = takeover_markup(rec, bot_username, takeable(rec))
         if watch_url and rec.status == "running":
             watch = [InlineKeyboardButton(t(lang, "btn.watch"), url=watch_url)]
@@ -320,14 +303,10 @@ def result_lines(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
     return lines
 
 
-def result_message(rec: GameRecord, match: MatchState, live: bool = True) -> Content:
-    """The hand's result; ``live`` False: its "Next hand" button is gone (the next hand
-    started, or the game was ended)."""
-    return result_of(rec, match.public_observation(), live)
-
-
 def result_of(rec: GameRecord, view: PublicView, live: bool = True) -> Content:
-    """The result of the hand whose public view (as it ended) is ``view``."""
+    """The result of the hand whose public view (as it ended) is ``view``; ``live``
+    False: its "Next hand" button is gone (the next hand started, or the game was
+    ended)."""
     lang = rec.lang
     r = view.result
     assert r is not None
@@ -368,7 +347,7 @@ def table_key(rec: GameRecord, hand_number: int) -> str:
 
 def group_messages(
     rec: GameRecord,
-    match: MatchState,
+    p: Projection,
     bot_username: str = "bot",
     seen: int | None = None,
     watch_url: str | None = None,
@@ -376,10 +355,10 @@ def group_messages(
     """Every group message of the current hand that may still change, oldest first:
     the hand's table (``seen``, ``watch_url``: see :func:`table_message`), then its
     result once the hand is over."""
-    n = match.hand_number
-    table = table_message(rec, match, bot_username, seen, watch_url)
+    n = p.hand_number
+    table = table_message(rec, p, bot_username, seen, watch_url)
     out = [(SlotKey(rec.id, "table", hand=n), table)]
-    if match.hand.is_terminal:
-        live = rec.status == "running"
-        out.append((SlotKey(rec.id, "result", hand=n), result_message(rec, match, live=live)))
+    if p.view.result is not None:
+        result = result_of(rec, p.view, live=p.live)
+        out.append((SlotKey(rec.id, "result", hand=n), result))
     return out

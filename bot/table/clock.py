@@ -49,7 +49,7 @@ def due(table: Table, pace: Pace, at: Moment) -> tuple[Token, float] | None:
         if any(robot(rec, s) for s in to.seats):
             return Token(n, v, TimerKind.ROBOTS), pace.computer_delay_seconds
         end = table.window_deadline  # set when the window opened (settle)
-        left = pace.overturn_window_seconds if end is None else end - at.now
+        left = pace.overturn_window_seconds if end is None else end[0] - at.now
         return Token(n, v, TimerKind.WINDOW), max(0.0, left)
     if to.seat is not None:  # one seat's turn: bury, 炒底 or play
         if robot(rec, to.seat):
@@ -89,7 +89,8 @@ def settle(table: Table, pace: Pace, at: Moment) -> None:
     if match is None or match.hand.phase != "after_deal":
         table.window_deadline = None
     elif table.window_deadline is None:
-        table.window_deadline = at.now + pace.overturn_window_seconds
+        seconds = pace.overturn_window_seconds
+        table.window_deadline = (at.now + seconds, at.wall + seconds)
     seat = None if match is None else match.next_actor().seat
     if rec.status != "running" or rec.paused or seat is None or robot(rec, seat):
         table.turn_deadline = None

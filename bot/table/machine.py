@@ -73,6 +73,7 @@ def apply(table: Table, command: Command, pace: Pace, at: Moment) -> Outcome:
         case _:  # a command this table does not know is a bug, not a no-op
             assert_never(command)
     clock.settle(table, pace, at)
+    table.changed()
     return out
 
 
@@ -81,6 +82,7 @@ def restarted(table: Table, pace: Pace, at: Moment) -> None:
     change: its clocks, which no record keeps, run again (a turn and a window get
     their whole time)."""
     clock.settle(table, pace, at)
+    table.changed()
 
 
 def opened() -> Outcome:

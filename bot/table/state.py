@@ -4,6 +4,7 @@ engine's one door for the bot (:meth:`Table.act`), for people and timers alike."
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
@@ -67,18 +68,27 @@ class Step:
     events: list[Event] = field(default_factory=list)
 
 
+_STAMPS = itertools.count(1)
+
+
 @dataclass
 class Table:
     rec: GameRecord
     match: MatchState | None = None
     # the clocks, set by each change (``bot.table.clock.settle``), not persisted: a
     # restart gives a window and a turn their whole time again.
-    # monotonic deadline of the after-deal window
-    window_deadline: float | None = None
+    # the deadline of the after-deal window: (monotonic, wall)
+    window_deadline: tuple[float, float] | None = None
     # the deadline of a person's turn: ((hand, version), monotonic, wall), and whether
     # its warning was shown
     turn_deadline: tuple[tuple[int, int], float, float] | None = None
     warned: bool = False
+    # which change the table is at: a number no other change of any table had (what
+    # was built of the table stands until it changes; not persisted)
+    stamp: int = 0
+
+    def changed(self) -> None:
+        self.stamp = next(_STAMPS)
 
     def act(self, action: Action, step: Step) -> None:
         """Apply one action (IllegalAction if the engine refuses it) and what follows."""

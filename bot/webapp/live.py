@@ -186,25 +186,5 @@ class Hub:
         rec, match = game.rec, game.match
         if match is None:
             return {"game": rec.id, "status": rec.status, "group": rec.chat_title, "lang": lang}
-        return table_view(rec, match, seat, lang, self.deadline(game), self.picked(game, seat))
-
-    def picked(self, game: Game, seat: int | None) -> list[int] | None:
-        """The cards ``seat`` took up with the kitty, while it buries (the engine's)."""
-        match = game.match
-        if match is None or seat is None:
-            return None
-        return match.hand.picked_up(seat) or None
-
-    def deadline(self, game: Game) -> float | None:
-        """Seconds left to whoever acts now, if a clock runs for a person."""
-        rec, match = game.rec, game.match
-        if match is None or rec.status != "running" or rec.paused:
-            return None
-        to = match.next_actor()
-        now = self.svc.now()
-        if to.kind == "window":
-            if game.window_deadline is None:
-                return None
-            return max(0.0, game.window_deadline - now)
-        due = self.svc.turn_clock(game)  # the turn's clock, as the DM shows it
-        return None if due is None else max(0.0, due[0] - now)
+        projection = self.svc.publisher.projections.of(game, seat)
+        return table_view(rec, projection, lang, self.svc.now())

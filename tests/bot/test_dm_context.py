@@ -2,8 +2,8 @@
 points against 80 and the level table's next threshold, ruffs and throws marked."""
 
 from bot.i18n import t
+from bot.projection import project, trick_view
 from bot.render.cards import card_label, cards_label
-from bot.render.hand import hand_message
 from bot.render.table import play_text, table_message
 from engine.cards import parse_cards
 from engine.hand import Deal, Pass, Play
@@ -11,7 +11,7 @@ from engine.match import MatchState
 from engine.players import suggest
 from engine.records import PlayRecord, Trick
 from engine.rules import RuleSet
-from tests.bot.test_render import buried_match, record
+from tests.bot.test_render import buried_match, dm_message, record
 
 
 def test_the_kitty_cards_picked_up_come_first_in_a_row_of_their_own_while_burying():
@@ -22,7 +22,7 @@ def test_the_kitty_cards_picked_up_come_first_in_a_row_of_their_own_while_buryin
     dealer = m.hand.turn
     picked = m.hand.picked_up(dealer)
     assert len(picked) == 8
-    content, mine = hand_message(record(), m, dealer)
+    content, mine = dm_message(record(), m, dealer)
     assert mine
     first: list[str] = []  # the rows of its own (as many as the phone's width needs)
     for row in content.markup.inline_keyboard:
@@ -33,12 +33,12 @@ def test_the_kitty_cards_picked_up_come_first_in_a_row_of_their_own_while_buryin
     assert t("en", "dm.picked_up", cards=cards_label(picked, "en")) in content.text
     for seat in range(4):  # nobody else is told which cards they were
         if seat != dealer:
-            assert "From the kitty" not in hand_message(record(), m, seat)[0].text
+            assert "From the kitty" not in dm_message(record(), m, seat)[0].text
 
 
 def test_the_points_say_what_80_means_and_the_next_threshold_of_the_level_table():
     m, _ = buried_match()
-    text = hand_message(record(), m, 0)[0].text
+    text = dm_message(record(), m, 0)[0].text
     assert "Attackers (" in text and "before the first trick is won: <b>0</b>" in text
     # classic table: 0 → the defenders go up 3, from 5 only 2
     assert "80 takes over (80 to go) · from 5: defenders up only 2" in text
@@ -47,13 +47,13 @@ def test_the_points_say_what_80_means_and_the_next_threshold_of_the_level_table(
         m.apply(Play(seat=seat, cards=suggest(m.observation(seat))))
     view = m.hand.public_observation()
     points = view.points_after(4)
-    text = hand_message(record(), m, 0)[0].text
+    text = dm_message(record(), m, 0)[0].text
     assert f"after trick 4: <b>{points}</b> points" in text
     if points < 80:
         assert f"80 takes over ({80 - points} to go)" in text
     # the group's live table: the points as they stand, in the same context
     live = m.hand.public_observation().attackers_points
-    table = table_message(record(), m).text
+    table = table_message(record(), project(record(), m, None)).text
     if live < 80:
         assert f"<b>{live}</b>\n80 takes over ({80 - live} to go)" in table
 
@@ -66,11 +66,11 @@ def test_a_ruff_and_a_throw_that_stood_are_marked_in_the_trick_line():
     ace = parse_cards("AS AH AC AD")[side]
     king = parse_cards("KS KH KC KD")[side]
     low_trump = parse_cards("3S 3H 3C 3D")[trump] if trump is not None else None
-    lead = PlayRecord(seat=0, cards=[ace, king])
-    trick = Trick(leader=0, plays=[lead])
-    assert play_text(view, lead, "zh", trick).endswith("（甩牌）")
+    view.tricks = [Trick(leader=0, plays=[PlayRecord(seat=0, cards=[ace, king])])]
+    assert play_text(trick_view(view, 1).plays[0], "zh").endswith("（甩牌）")
     if low_trump is not None:
         ruff = PlayRecord(seat=1, cards=[low_trump])
-        single = Trick(leader=0, plays=[PlayRecord(seat=0, cards=[ace]), ruff])
-        assert play_text(view, ruff, "en", single).endswith(" (ruff)")
-        assert play_text(view, ruff, "zh", single).endswith("（毙）")
+        view.tricks = [Trick(leader=0, plays=[PlayRecord(seat=0, cards=[ace]), ruff])]
+        play = trick_view(view, 1).plays[1]
+        assert play_text(play, "en").endswith(" (ruff)")
+        assert play_text(play, "zh").endswith("（毙）")

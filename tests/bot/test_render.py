@@ -10,12 +10,13 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import codec
 from bot.i18n import t
 from bot.models import GameRecord, Seat
+from bot.projection import project
 from bot.render.cards import card_label, cards_label, hand_lines, rank_label, suit_label
 from bot.render.hand import ROW, hand_message
 from bot.render.keyboard import ROW_UNITS, even_rows, label_units, per_row
 from bot.render.lobby import lobby
 from bot.render.names import clip, isolate
-from bot.render.table import group_messages, result_message, table_message
+from bot.render.table import group_messages, result_of, table_message
 from bot.webapp.view import table_view
 from engine.cards import BJ, LJ
 from engine.hand import Bury, Deal, HandState, Pass, Play, Show
@@ -36,6 +37,19 @@ def record(lang="en"):
     )
 
 
+def dm_message(rec, m, seat):
+    """The seat's DM as the publisher renders it: from the seat's projection."""
+    return hand_message(rec, project(rec, m, seat))
+
+
+def group_table(rec, m, **kw):
+    return table_message(rec, project(rec, m, None), **kw)
+
+
+def group_messages_of(rec, m, *args):
+    return group_messages(rec, project(rec, m, None), *args)
+
+
 def buried_match(seed=11):
     m = MatchState.new(RuleSet.from_preset("classic"), seed)
     m.apply(Deal(n=100))
@@ -51,7 +65,7 @@ def play_one(m, rng):
 
 
 def table_text(rec, m):
-    return table_message(rec, m).text
+    return group_table(rec, m).text
 
 
 def card_buttons(content):
@@ -66,16 +80,16 @@ def test_only_the_dealer_sees_the_kitty_they_buried():
     m, dealer = buried_match()
     rec = record()
     for seat in range(4):
-        content, _ = hand_message(rec, m, seat)
+        content, _ = dm_message(rec, m, seat)
         assert ("Kitty you buried" in content.text) == (seat == dealer)
-    for _, content in group_messages(rec, m):
+    for _, content in group_messages_of(rec, m):
         assert "Kitty" not in content.text
 
 
 def test_the_hand_keyboard_has_trumps_first_and_each_suit_in_rows_of_its_own():
     for seed in range(11, 31):
         m, dealer = buried_match(seed)
-        content, my_turn = hand_message(record(), m, dealer)
+        content, my_turn = dm_message(record(), m, dealer)
         assert my_turn
         rows = content.markup.inline_keyboard
         assert sum(len(r) for r in rows) <= 100 and all(len(r) <= ROW for r in rows)
@@ -108,7 +122,7 @@ def test_card_rows_fit_a_phone_and_never_leave_a_lone_card_when_a_suit_wraps():
     for seed in range(11, 41):
         m, dealer = buried_match(seed)
         for lang in ("en", "zh"):
-            rows = card_buttons(hand_message(record(lang), m, dealer)[0])
+            rows = card_buttons(dm_message(record(lang), m, dealer)[0])
             labels = {card_label(c, lang): c for c in range(54)}
             for row in rows:  # the row's widest label, selected (✓), fits the row
                 assert len(row) * max(label_units("✓" + b.text) for b in row) <= ROW_UNITS
@@ -131,8 +145,8 @@ def test_the_hand_counts_each_suit_class_with_its_unit():
     seat = (dealer + 1) % 4
     cards = hand.hands[seat]
     trumps = sum(ctx.suit_class[c] == TRUMP for c in cards)
-    zh, _ = hand_message(record("zh"), m, seat)
-    en, _ = hand_message(record("en"), m, seat)
+    zh, _ = dm_message(record("zh"), m, seat)
+    en, _ = dm_message(record("en"), m, seat)
     assert f"你的牌（{len(cards)}张）：主{trumps}张" in zh.text
     assert f"Your {len(cards)} cards: Trumps ×{trumps}" in en.text
     counts = next(x for x in en.text.splitlines() if x.startswith("Your ")).split()
@@ -148,7 +162,7 @@ def test_jokers_read_as_players_say_them():
 
 def test_chinese_rendering_has_no_english_leftovers():
     m, dealer = buried_match()
-    content, _ = hand_message(record("zh"), m, dealer)
+    content, _ = dm_message(record("zh"), m, dealer)
     assert "轮到你" in content.text and "Your turn" not in content.text
     table = table_text(record("zh"), m)
     assert "25张" in table and "cards" not in table
@@ -159,7 +173,7 @@ def test_the_header_tells_level_trump_dealer_and_both_teams_levels():
     rec = record()
     hand = m.hand
     trump = suit_label(hand.trump, "en")
-    content, _ = hand_message(rec, m, 1)
+    content, _ = dm_message(rec, m, 1)
     assert f"trump <b>{trump}</b> · dealer {SHOWN[dealer]}" in content.text
     assert "Levels: N–S 2 · E–W 2" in content.text
     assert "seat 2 (E–W)" in content.text
@@ -172,12 +186,12 @@ def test_each_seat_reads_its_dm_in_its_own_language_whatever_the_groups():
     m, dealer = buried_match()
     rec = record("zh")
     rec.seats[0].lang, rec.seats[1].lang = "zh", "en"
-    zh, _ = hand_message(rec, m, 0)
-    en, _ = hand_message(rec, m, 1)
-    other, _ = hand_message(rec, m, 2)  # no language of its own: the group's
+    zh, _ = dm_message(rec, m, 0)
+    en, _ = dm_message(rec, m, 1)
+    other, _ = dm_message(rec, m, 2)  # no language of its own: the group's
     assert "第1局" in zh.text and "hand 1" in en.text and "第1局" in other.text
     rec.lang = "en"  # the group changes its language: DMs stay their readers'
-    zh_now, _ = hand_message(rec, m, 0)
+    zh_now, _ = dm_message(rec, m, 0)
     assert "第1局" in zh_now.text
     assert rec.user_lang(99, "zh-hans") == "zh" and rec.user_lang(2, None) == "en"
     assert rec.user_lang(99, None) == "en"
@@ -282,7 +296,7 @@ def test_a_table_told_what_the_group_saw_repeats_every_trick_it_missed_in_full()
     play_one(m, rng)  # trick 6 led: five tricks done
     hand = m.hand
     for seen, expected in ((4, [5]), (2, [3, 4, 5]), (5, [5]), (None, [5]), (0, [1, 2, 3, 4, 5])):
-        text = table_message(rec, m, seen=seen).text
+        text = group_table(rec, m, seen=seen).text
         won = [int(x) for x in re.findall(r"<b>Trick (\d+)</b> · 🏆", text)]
         assert won == expected, (seen, won)
         for n in won:  # each in full: the winner, the points, every play
@@ -303,18 +317,18 @@ def test_the_dm_shows_the_last_trick_as_finished_until_the_next_one_completes():
     first_done = hand.tricks[-2]
     for _ in range(3):  # the next trick grows: the finished one stays in view
         for seat in range(4):
-            content, _ = hand_message(rec, m, seat)
+            content, _ = dm_message(rec, m, seat)
             line = next(x for x in content.text.splitlines() if x.startswith("Trick 2 (finished):"))
             assert line.endswith(f"→ 🏆 {SHOWN[first_done.winner]} +{first_done.points}")
         play_one(m, rng)
-    content, _ = hand_message(rec, m, hand.turn)
+    content, _ = dm_message(rec, m, hand.turn)
     assert "Trick 3 (now): " in content.text
     best = hand.current_trick.plays[
         trick_winner(hand.ctx, [p.cards for p in hand.current_trick.plays])
     ].seat
     assert re.search(rf"{SHOWN[best]} [^·]*⬅ winning", content.text)
     play_one(m, rng)  # the trick completes: it is now the last one shown
-    content, _ = hand_message(rec, m, 0)
+    content, _ = dm_message(rec, m, 0)
     assert "Trick 2 " not in content.text and "Trick 3 (finished)" in content.text
 
 
@@ -328,15 +342,15 @@ def test_between_turns_the_dm_shows_the_trick_only_up_to_the_readers_play():
         play_one(m, rng)
     trick = m.hand.current_trick
     first, second = trick.plays[0].seat, trick.plays[1].seat
-    text = hand_message(rec, m, first)[0].text
+    text = dm_message(rec, m, first)[0].text
     line = next(x for x in text.splitlines() if x.startswith("Trick 2 up to your play:"))
     assert NAMES[second] not in line and "winning" not in text
     assert t("en", "dm.not_your_turn") in text
-    text = hand_message(rec, m, second)[0].text
+    text = dm_message(rec, m, second)[0].text
     assert NAMES[first] in next(x for x in text.splitlines() if "up to your play" in x)
     waiting = (s for s in range(4) if s not in (first, second) and s != m.hand.turn)
     for seat in waiting:  # not played in it yet: the trick is not shown
-        assert "Trick 2" not in hand_message(rec, m, seat)[0].text
+        assert "Trick 2" not in dm_message(rec, m, seat)[0].text
 
 
 def test_the_turn_is_unmistakable_and_the_others_are_told_when_it_comes():
@@ -344,7 +358,7 @@ def test_the_turn_is_unmistakable_and_the_others_are_told_when_it_comes():
     rec = record()
     turn = m.hand.turn
     for seat in range(4):
-        content, mine = hand_message(rec, m, seat)
+        content, mine = dm_message(rec, m, seat)
         assert mine == (seat == turn)
         last = content.text.splitlines()[-1]
         if seat == turn:
@@ -366,7 +380,7 @@ def test_the_dm_result_tells_the_outcome_the_levels_and_the_next_dealer():
     r = m.hand.result
     side = "The attackers take over" if r.winner == "attackers" else "The defenders hold"
     for seat in range(4):
-        content, mine = hand_message(record(), m, seat)
+        content, mine = dm_message(record(), m, seat)
         assert not mine and content.markup is None
         text = content.text
         assert "Hand 1 is over" in text
@@ -381,9 +395,9 @@ def test_the_dm_result_tells_the_outcome_the_levels_and_the_next_dealer():
 def test_a_seat_on_auto_play_gets_a_take_over_link_on_the_table():
     m, dealer = buried_match()
     rec = record()
-    assert all(c.markup is None for _, c in group_messages(rec, m, "B"))
+    assert all(c.markup is None for _, c in group_messages_of(rec, m, "B"))
     rec.seats[2].auto = True
-    (_, table), *_ = group_messages(rec, m, "B")
+    (_, table), *_ = group_messages_of(rec, m, "B")
     urls = [b.url for row in table.markup.inline_keyboard for b in row]
     assert urls == ["https://t.me/B?start=t1_2"]
 
@@ -391,12 +405,12 @@ def test_a_seat_on_auto_play_gets_a_take_over_link_on_the_table():
 def test_a_result_says_the_next_hand_starts_shortly_only_while_it_has_not_started():
     m = _finished_hand()
     rec = record()
-    live = result_message(rec, m)
-    final = result_message(rec, m, live=False)
+    live = result_of(rec, m.public_observation())
+    final = result_of(rec, m.public_observation(), live=False)
     assert "starts shortly" in live.text and live.markup is not None
     assert "starts shortly" not in final.text and final.markup is None
     assert "Next dealer: " in final.text
-    zh = result_message(record("zh"), m, live=False)
+    zh = result_of(record("zh"), m.public_observation(), live=False)
     assert "稍后" not in zh.text and "下一局庄家" in zh.text
     # the hand's table keeps its last trick and loses its buttons
     table = table_text(rec, m)
@@ -436,7 +450,7 @@ def test_each_show_button_says_what_the_show_does():
             offered = []
             for seat in range(4):
                 for lang in ("en", "zh"):
-                    content, _ = hand_message(record(lang), m, seat)
+                    content, _ = dm_message(record(lang), m, seat)
                     for row in content.markup.inline_keyboard:
                         for b in row:
                             if b.callback_data.startswith("D|"):
@@ -462,7 +476,7 @@ def test_the_prompt_says_when_one_tap_plays():
         hand = m.hand
         if hand.phase != "playing":
             break
-        content, mine = hand_message(rec, m, hand.turn)
+        content, mine = dm_message(rec, m, hand.turn)
         last = content.text.splitlines()[-1]
         trick = hand.current_trick
         one = bool(trick.plays) and len(trick.plays[0].cards) == 1
@@ -487,7 +501,7 @@ def test_the_dm_keyboard_is_sent_and_digested_exactly_as_ptbs_would_be():
     rec = record()
     rec.seats[0].selection = [m.hand.hands[0][0]]
     for seat in range(4):
-        content, _ = hand_message(rec, m, seat)
+        content, _ = dm_message(rec, m, seat)
         rows = content.markup.inline_keyboard
         ptb = InlineKeyboardMarkup(
             [[InlineKeyboardButton(b.text, callback_data=b.callback_data) for b in r] for r in rows]
@@ -518,13 +532,15 @@ def test_joker_declare_everyone_reads_whether_the_dealers_team_could_declare():
         seen.add(can)
         for lang in ("en", "zh"):
             rec = record(lang)
-            for _, content in group_messages(rec, m):
+            for _, content in group_messages_of(rec, m):
                 assert lines[can][lang] in content.text
                 assert lines[not can][lang] not in content.text
             for seat in range(4):
-                assert lines[can][lang] in hand_message(rec, m, seat)[0].text
+                assert lines[can][lang] in dm_message(rec, m, seat)[0].text
             for seat in (None, 0, 1, 2, 3):  # the Mini App: a spectator, each seat
-                assert lines[can][lang] in table_view(rec, m, seat, lang)["dealer_team"]
+                assert (
+                    lines[can][lang] in table_view(rec, project(rec, m, seat), lang)["dealer_team"]
+                )
     assert seen == {True, False}
 
 

@@ -275,7 +275,11 @@ class TruthWatch:
             if k and (k > len(hand.tricks) or hand.tricks[k - 1].winner is None):
                 return "trick k is not finished"
             points = int(re.match(r"\d+", v["points"]).group())  # type: ignore[union-attr]
-            return None if points == view.points_after(k) else f"{view.points_after(k)} then"
+            # after trick k, with the penalty of a throw that failed in the next trick
+            # (it counts at once, RULES 8.3)
+            won = view.trick_points_after(k)
+            then = {max(0, won + view.penalties_after(k + i)) for i in (0, 1)}
+            return None if points in then else f"{sorted(then)} then"
         if key == "dm.selected":
             shown = v["cards"]
             return None if shown == cards_label(view.ctx.sorted(selection), lang) else "selection"

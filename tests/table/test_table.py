@@ -258,7 +258,8 @@ def test_the_after_deal_window_ends_when_it_opened_plus_its_time_whoever_asks():
     # Ann passes for herself: only the computers' timers run the window
     until(table, at, lambda t: t.match.hand.phase == "after_deal")
     opened = at.moment
-    assert table.window_deadline == opened.now + PACE.overturn_window_seconds
+    seconds = PACE.overturn_window_seconds
+    assert table.window_deadline == (opened.now + seconds, opened.wall + seconds)
     before = clocks(table)
     due(table, PACE, at.after(3))
     due(table, PACE, at.after(3))

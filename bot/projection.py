@@ -1,0 +1,314 @@
+"""What one reader of a table is shown, as facts: computed once per change of the
+table, and rendered by the DM (``bot.render.hand``, a seat), the group's table
+(``bot.render.table``, no seat) and the Mini App (``bot.webapp.view``, either).
+
+Every rule fact those views state is decided here, by asking the engine, and nowhere
+in a renderer: who acts and until when (the table's clocks, ``bot.table.clock``), each
+trick with its winner or who is winning it now and how each play reads (a throw, a
+ruff: :func:`engine.tricks.play_kind`; a failed throw with its penalty, RULES 8.3),
+the attackers' points with the throw penalties counted at once (RULES 8.3, 9) and
+what they mean (the take-over, the level table's next threshold), the levels, the
+dealer, and for a seat its own cards and options (how many cards to play, what a
+show does, which cards may follow). The engine's view it was built from (``view``)
+still gives the plain public record: the shows, the counts, the kitty, the result.
+
+No Telegram and no text here: a renderer picks the words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from bot.models import GameRecord
+from bot.table import Pace, Table, turn_clock
+from bot.table.clock import turn_seconds
+from bot.taps import one_tap
+from engine.cards import Card, points
+from engine.match import MatchState
+from engine.records import Trick, failed_throw_penalty
+from engine.scoring import TAKE_OVER, Side, next_threshold
+from engine.seats import Seat, Team
+from engine.tricks import followable, play_kind
+from engine.view import Observation, Phase, PublicView, ToAct
+
+Mark = Literal["throw", "ruff"]
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """The deadline of whoever acts now: a person's turn (``warning``: its last
+    seconds came; ``optional``: 炒底, running out is a pass, not 托管) or the after-deal
+    window's. ``seconds``: how long it lasts; ``at``: when it runs out on the
+    monotonic clock, ``until`` on the wall clock."""
+
+    seconds: int
+    at: float
+    until: float
+    window: bool = False
+    warning: bool = False
+    optional: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlayView:
+    """One play of a trick, cards in display order. ``mark``: how it reads (the
+    engine's); a failed throw has what was ``attempted``, the unit that beat it and
+    who showed it, and its ``penalty`` to the attackers' points."""
+
+    seat: Seat
+    cards: tuple[Card, ...]
+    mark: Mark | None = None
+    attempted: tuple[Card, ...] | None = None
+    beaten_by: tuple[Card, ...] = ()
+    beaten_by_seat: Seat | None = None
+    penalty: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TrickView:
+    """A trick (``number`` from 1): its plays, its ``winner`` once finished, and
+    ``best``: who is winning it now (its winner once finished)."""
+
+    number: int
+    leader: Seat
+    plays: tuple[PlayView, ...]
+    winner: Seat | None
+    best: Seat | None
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Points:
+    """The attackers' points now (RULES 9): ``tricks`` won in tricks plus the throw
+    ``penalty`` so far (in their favour; counted when the throw fails, RULES 8.3),
+    the sum kept at 0 or above; what that means: ``to_take_over`` (0: the defenders
+    step down) and the level table's ``next`` threshold ``(total, side, steps)``."""
+
+    team: Team
+    total: int
+    tricks: int
+    penalty: int
+    take_over: int
+    to_take_over: int
+    next: tuple[int, Side, int] | None
+    won: tuple[Card, ...]  # the point cards the attackers won, in display order
+
+
+@dataclass(frozen=True, slots=True)
+class ShowOption:
+    cards: tuple[Card, ...]
+    action: str  # what showing them does: declare, reinforce, overturn
+
+
+@dataclass(frozen=True, slots=True)
+class Own:
+    """What only the reader's seat has: its cards and what it may do now."""
+
+    seat: Seat
+    hand: tuple[Card, ...]
+    my_turn: bool
+    needed: int | None  # cards to put down now (None: a lead, or not its turn)
+    shows: tuple[ShowOption, ...]
+    can_pass: bool
+    can_redeal: bool
+    kitty: tuple[Card, ...] | None  # the kitty, to whoever buried it
+    picked: tuple[Card, ...]  # burying: the cards just picked up with the kitty
+    selection: tuple[Card, ...]
+    auto: bool  # 托管
+    one_tap: bool  # a tap on a card plays it
+    playable: tuple[Card, ...] | None  # following: the cards some legal play holds
+
+
+@dataclass(frozen=True, slots=True)
+class Projection:
+    """One reader's table (``seat`` None: the public's)."""
+
+    view: PublicView = field(repr=False)
+    seat: Seat | None
+    status: str
+    paused: bool
+    phase: Phase
+    hand_number: int
+    version: int
+    to_act: ToAct
+    turn: Seat | None
+    clock: Deadline | None
+    level: int
+    levels: tuple[int, int]
+    dealer: Seat | None
+    tricks_done: int  # finished tricks
+    tricks: int  # tricks begun (the current one too)
+    current: TrickView | None
+    last: TrickView | None
+    points: Points | None
+    own: Own | None
+
+    def trick(self, number: int) -> TrickView:
+        """The hand's trick ``number`` (from 1)."""
+        for known in (self.current, self.last):
+            if known is not None and known.number == number:
+                return known
+        return trick_view(self.view, number)
+
+    @property
+    def live(self) -> bool:
+        return self.status == "running"
+
+
+def project(
+    rec: GameRecord, match: MatchState, seat: Seat | None, clock: Deadline | None = None
+) -> Projection:
+    """What a reader at ``seat`` (None: the public) is shown of the match now;
+    ``clock``: the deadline of whoever acts now (:func:`clock_of`)."""
+    view = match.public_observation() if seat is None else match.observation(seat)
+    done = view.tricks_done
+    current, last = view.current_trick, view.last_trick
+    n = len(view.tricks)
+    return Projection(
+        view=view,
+        seat=seat,
+        status=rec.status,
+        paused=rec.paused or rec.group_gone,
+        phase=view.phase,
+        hand_number=view.hand_number,
+        version=view.version,
+        to_act=view.to_act,
+        turn=view.turn,
+        clock=clock,
+        level=view.level,
+        levels=(view.levels[0], view.levels[1]),
+        dealer=view.dealer,
+        tricks_done=done,
+        tricks=n,
+        current=None if current is None else trick_view(view, n),
+        last=None if last is None else trick_view(view, _number(view, last)),
+        points=None if view.dealer is None else _points(view),
+        own=_own(rec, match, view) if isinstance(view, Observation) else None,
+    )
+
+
+def clock_of(table: Table, pace: Pace) -> Deadline | None:
+    """The deadline of whoever acts now, as the table's clocks have it."""
+    rec, match = table.rec, table.match
+    if match is None or rec.status != "running" or rec.paused:
+        return None
+    window = table.window_deadline
+    if match.hand.phase == "after_deal":
+        if window is None:
+            return None
+        at, until = window
+        return Deadline(round(pace.overturn_window_seconds), at, until, window=True)
+    deadline = turn_clock(table)
+    if deadline is None:
+        return None
+    seconds = round(turn_seconds(table, pace))
+    optional = match.hand.phase == "chaodi"
+    at, until = deadline
+    return Deadline(seconds, at, until, warning=table.warned, optional=optional)
+
+
+def _number(view: PublicView, trick: Trick) -> int:
+    return next(i for i, known in enumerate(view.tricks, 1) if known is trick)
+
+
+def trick_view(view: PublicView, number: int) -> TrickView:
+    """Trick ``number`` (from 1) of the view: its plays as they read, its winner or
+    who is winning it now."""
+    trick = view.tricks[number - 1]
+    ctx, defenders = view.ctx, view.defenders
+    lead = trick.plays[0].cards if trick.plays else ()
+    plays = []
+    for i, p in enumerate(trick.plays):
+        cards = tuple(ctx.sorted(list(p.cards)))
+        if p.attempted is not None:
+            plays.append(
+                PlayView(
+                    p.seat,
+                    cards,
+                    attempted=tuple(ctx.sorted(list(p.attempted))),
+                    beaten_by=tuple(ctx.sorted(list(p.beaten_by or ()))),
+                    beaten_by_seat=p.beaten_by_seat,
+                    penalty=failed_throw_penalty(view.rules, p, defenders),
+                )
+            )
+            continue
+        kind = play_kind(ctx, lead, p.cards, i == 0)
+        mark: Mark | None = "throw" if kind == "throw" else "ruff" if kind == "ruff" else None
+        plays.append(PlayView(p.seat, cards, mark))
+    best = trick.winner
+    if best is None and number == len(view.tricks):
+        best = view.winning
+    return TrickView(number, trick.leader, tuple(plays), trick.winner, best, trick.points)
+
+
+def _points(view: PublicView) -> Points:
+    attackers = view.attackers
+    assert attackers is not None
+    total = view.attackers_points
+    won: list[Card] = []
+    for trick in view.tricks:
+        if trick.winner is not None and view.team_of(trick.winner) == attackers:
+            won += [c for p in trick.plays for c in p.cards if points(c)]
+    n = len(view.tricks)
+    return Points(
+        team=attackers,
+        total=total,
+        tricks=view.trick_points_after(n),
+        penalty=view.penalties_after(n),
+        take_over=TAKE_OVER,
+        to_take_over=max(0, TAKE_OVER - total),
+        next=next_threshold(view.rules, total),
+        won=tuple(view.ctx.sorted(won)),
+    )
+
+
+def _own(rec: GameRecord, match: MatchState, obs: Observation) -> Own:
+    hand, seat = match.hand, obs.seat
+    s = rec.seats[seat]
+    following = obs.my_turn and obs.phase == "playing"
+    trick = obs.current_trick
+    playable = None
+    if following and trick is not None and trick.plays:
+        playable = tuple(sorted(followable(obs.ctx, trick.plays[0].cards, obs.hand)))
+    return Own(
+        seat=seat,
+        hand=tuple(obs.hand),
+        my_turn=obs.my_turn,
+        needed=hand.cards_to_play(seat),
+        shows=tuple(
+            ShowOption(tuple(option), hand.show_action(seat, option)) for option in obs.show_options
+        ),
+        can_pass=obs.can_pass,
+        can_redeal=obs.can_redeal,
+        kitty=None if obs.kitty is None else tuple(obs.kitty),
+        picked=tuple(hand.picked_up(seat)) if obs.my_turn and obs.phase == "burying" else (),
+        selection=tuple(s.selection),
+        auto=s.auto,
+        one_tap=one_tap(hand, seat, s.selection),
+        playable=playable,
+    )
+
+
+class Projections:
+    """The projections of the tables, each built once per change of its table (its
+    ``stamp``) and reader, whoever asks first (the publisher, a Mini App)."""
+
+    def __init__(self, pace: Pace) -> None:
+        self.pace = pace
+        self._built: dict[int, tuple[int, dict[Seat | None, Projection]]] = {}
+
+    def of(self, table: Table, seat: Seat | None) -> Projection:
+        """``seat``'s projection of the table (None: the public's); it has a match."""
+        assert table.match is not None
+        known = self._built.get(table.rec.id)
+        if known is None or known[0] != table.stamp:
+            known = self._built[table.rec.id] = (table.stamp, {})
+        built = known[1].get(seat)
+        if built is None:
+            clock = clock_of(table, self.pace)
+            built = known[1][seat] = project(table.rec, table.match, seat, clock)
+        return built
+
+    def forget(self, game_id: int) -> None:
+        self._built.pop(game_id, None)
