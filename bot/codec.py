@@ -183,6 +183,10 @@ class LobbyButton:
     kind: Kind
     game: int
 
+    def __post_init__(self) -> None:
+        if self.kind not in LOBBY_KINDS:
+            raise ValueError(f"not a lobby button: {self.kind!r}")
+
     def pack(self) -> str:
         return _pack(self.kind, self.game, 0, 0)
 
@@ -254,6 +258,10 @@ class HandButton:
     game: int
     hand: int
     version: int
+
+    def __post_init__(self) -> None:
+        if self.kind not in _HAND_COMMANDS:
+            raise ValueError(f"not a hand button without an argument: {self.kind!r}")
 
     def pack(self) -> str:
         return _pack(self.kind, self.game, self.hand, self.version)

@@ -128,3 +128,14 @@ def test_a_button_becomes_the_tables_command_with_who_pressed_it():
     assert codec.parse("P|1|2|3|").command(7, None) == c.Play(7, 2, 3, None)
     assert codec.parse("G|1|2|3|").command(7, None) == c.NextHand(7, 2, 3)
     assert codec.parse("S|1|0|0|").command(7, True) == c.Start(7, admin=True)
+
+
+def test_a_button_of_another_familys_kind_or_too_long_cannot_be_built():
+    with pytest.raises(ValueError):
+        codec.LobbyButton(codec.Kind.PLAY, 1)
+    with pytest.raises(ValueError):
+        codec.HandButton(codec.Kind.TOGGLE, 1, 1, 1)
+    with pytest.raises(ValueError):
+        codec.ShowButton(10**40, 1, 1, (1,) * 40).pack()
+    with pytest.raises(ValueError):
+        codec.SettingsButton("lang", "e n").pack()
