@@ -9,6 +9,15 @@ Events are slotted dataclasses tagged by ``kind``, values to read and never to
 change (not ``frozen``: a frozen dataclass costs four times as much to build, and
 a hand makes ~150 events); :data:`EVENTS` (a pydantic ``TypeAdapter``) turns a list
 of them into JSON-ready data and back.
+
+Who reads which (issue 26): the live bot renders every view from the table's state
+(``bot.projection``), not from events, and reads only two: :class:`TrickWon` (a finished
+trick reaches the group at once) and :class:`HandSettled` (the match's history and
+chart). ``./run --simulate`` (``bot.simulate``) narrates a match from
+:class:`Declared`, :class:`Reinforced`, :class:`Overturned`, :class:`KittyTaken`,
+:class:`Buried` and :class:`TrickWon`. The others are for replays and tests: a hand's
+events, in order and through :data:`EVENTS`, tell the whole public story of it
+(``tests/engine`` checks each kind where its rule is).
 """
 
 from __future__ import annotations
