@@ -58,7 +58,7 @@ def positions(n: int) -> list[Observation]:
 
 
 async def thinker(app, mode: str, strength: str, queue: list[Observation], done: list[int]):  # type: ignore[no-untyped-def]
-    computers = service(app).computers
+    computers = service(app).deadlines.computers
     player = player_for(strength)
     rng = random.Random(len(done))
     i = 0
@@ -86,7 +86,7 @@ async def run(  # type: ignore[no-untyped-def]
                 await world.settle()
                 wire_wakeups(world, [table])
                 if mode == "pool":  # start the workers before measuring
-                    await service(app).computers.act(strength, obs[0], random.Random(0))
+                    await service(app).deadlines.computers.act(strength, obs[0], random.Random(0))
                 done = [0]
                 tasks = [
                     asyncio.create_task(thinker(app, mode, strength, obs[k::thinkers], done))

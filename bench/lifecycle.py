@@ -119,7 +119,7 @@ async def structures(app: Any) -> dict[str, int]:
         "outboxes": len(boxes),
         "outbox slots": sum(len(b.slots) for b in boxes.values()),
         "outbox dropped keys": sum(len(b._dropped) for b in boxes.values()),
-        "lobby chat locks": len(svc.lobby._chat_locks),
+        "lobby chat locks": len(app.bot_data.lobby._chat_locks),
         "update locks": len(app.update_processor.locks),
         "limiter groups": len(limiter._groups),
         "limiter holds": len(limiter._held),

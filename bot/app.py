@@ -26,10 +26,12 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest, HTTPXRequest
 
-from bot import timers
+from bot.chats import ChatLifecycle
+from bot.computer import Computers
 from bot.config import Settings
-from bot.context import CONTEXT_TYPES, BotApp, Context
-from bot.game import GameService, SeedSource, StepFailed
+from bot.context import CONTEXT_TYPES, BotApp, Context, Parts
+from bot.game import GameService, SeedSource, StepFailed, system_seed
+from bot.hand_input import HandInput
 from bot.handlers import chat_lang, describe, reply
 from bot.handlers.group import on_migrate, on_my_member
 from bot.handlers.help import dm_pointer, help_cmd
@@ -40,15 +42,19 @@ from bot.handlers.play import on_callback
 from bot.handlers.rules import rules_cmd
 from bot.handlers.settings import settings_cmd, startlevel_cmd
 from bot.i18n import t
+from bot.lobby import Lobby
 from bot.members import Members
 from bot.messages import Clock, LoopClock
 from bot.metrics import Metrics
 from bot.outbox import Outboxes
 from bot.processor import GameUpdateProcessor
+from bot.publish import Publisher
 from bot.ratelimit import ChatRateLimiter
 from bot.reach import POLLING_RETRIES, reason_of
 from bot.store import Store, database_fault
+from bot.timers import Deadlines, JobSchedule
 from bot.updates import UpdatesRequest
+from bot.webapp.live import Hub, Readers
 
 log = logging.getLogger(__name__)
 
@@ -207,19 +213,39 @@ class ShengjiApplication(BotApp):
 
 
 async def _setup(app: ShengjiApplication) -> None:
-    settings = app.settings
+    """The bot's parts, each given what it works with, from the store up to the parts
+    that start changes; then every open game resumed."""
+    settings, clock = app.settings, app.clock
+    assert app.job_queue is not None, "python-telegram-bot[job-queue] is required"
     store = await Store(settings.database_path).open()
+    # A chat's delivery that fails (a DM blocked, a group migrated) changes its games
+    # through the chats' lifecycle, which is built below (it changes games through the
+    # service, which delivers through these outboxes): a loop of calls, closed here.
     outboxes = Outboxes(
         app.bot,
-        app.clock,
+        clock,
         settings.group_interval_seconds,
         settings.dm_interval_seconds,
+        on_shown=store.save_shown,
+        on_forbidden=lambda chat_id: chats.on_forbidden(chat_id),
+        on_migrated=lambda old, new: chats.on_migrated(old, new),
     )
-    service = GameService(settings, store, outboxes, app.clock, seed_source=app.seed_source)
-    service.bot_username = app.bot.username
-    assert app.job_queue is not None, "python-telegram-bot[job-queue] is required"
-    timers.attach(service.deadlines, app.job_queue)
-    app.bot_data.start(service, Members(app.bot, app.clock))
+    readers = Readers()
+    publisher = Publisher(settings, outboxes, clock, readers, app.bot.username)
+    computers = Computers()
+    deadlines = Deadlines(JobSchedule(app.job_queue), publisher, computers, settings, clock)
+    service = GameService(settings, store, outboxes, clock, publisher, deadlines)
+    chats = ChatLifecycle(service, service.games, store, outboxes)
+    parts = Parts(
+        service=service,
+        members=Members(app.bot, clock),
+        lobby=Lobby(service, store, publisher, clock, app.seed_source or system_seed),
+        hands=HandInput(service, publisher),
+        chats=chats,
+        computers=computers,
+        hub=Hub(readers, publisher, service, clock),
+    )
+    app.bot_data.start(parts)
     n = await service.resume_all()
     log.info("resumed %d open games", n)
     try:
@@ -240,10 +266,11 @@ async def _setup(app: ShengjiApplication) -> None:
 
 
 async def _teardown(app: ShengjiApplication) -> None:
-    service = app.bot_data.stop()
-    if service is not None:
+    parts = app.bot_data.stop()
+    if parts is not None:
+        service = parts.service
         service.close()
-        service.computers.close()
+        parts.computers.close()
         await service.outboxes.close()
         await service.store.close()
 

@@ -10,9 +10,15 @@ chat the bot has seen).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot, JobQueue
 
+from bot.chats import ChatLifecycle
+from bot.computer import Computers
 from bot.game import GameService
+from bot.hand_input import HandInput
+from bot.lobby import Lobby
 from bot.members import Members
 from bot.webapp.live import Hub
 
@@ -22,42 +28,70 @@ class NotRunning(RuntimeError):
     ``shutdown`` (handlers, jobs and endpoints run only in between)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Parts:
+    """What the running bot is made of (built by ``bot.app``): the games and their
+    change path, and the parts above it that handlers, jobs and endpoints call."""
+
+    service: GameService
+    members: Members  # who is a member or an administrator of a group (cached)
+    lobby: Lobby
+    hands: HandInput
+    chats: ChatLifecycle
+    computers: Computers
+    hub: Hub  # the Mini App's live tables
+
+
 class BotData:
     """PTB's ``bot_data``. PTB makes it empty with the Application;
-    ``ShengjiApplication.initialize`` starts it with the service, ``shutdown`` stops it."""
+    ``ShengjiApplication.initialize`` starts it with the bot's parts, ``shutdown`` stops it."""
 
-    __slots__ = ("_members", "_service", "webapp_hub")
+    __slots__ = ("_parts",)
 
     def __init__(self) -> None:
-        self._service: GameService | None = None
-        self._members: Members | None = None
-        # the Mini App's live tables (bot.webapp.server.hub): one per service
-        self.webapp_hub: Hub | None = None
+        self._parts: Parts | None = None
 
-    def start(self, service: GameService, members: Members) -> None:
-        self._service, self._members = service, members
+    def start(self, parts: Parts) -> None:
+        self._parts = parts
 
-    def stop(self) -> GameService | None:
-        """Forget the service (the caller closes it); None if it was not running."""
-        service, self._service = self._service, None
-        return service
+    def stop(self) -> Parts | None:
+        """Forget the parts (the caller closes them); None if the bot was not running."""
+        parts, self._parts = self._parts, None
+        return parts
 
     @property
     def running(self) -> bool:
-        return self._service is not None
+        return self._parts is not None
+
+    @property
+    def parts(self) -> Parts:
+        if self._parts is None:
+            raise NotRunning("the bot is not running")
+        return self._parts
 
     @property
     def service(self) -> GameService:
-        if self._service is None:
-            raise NotRunning("the bot is not running")
-        return self._service
+        return self.parts.service
 
     @property
     def members(self) -> Members:
-        """Who is a member or an administrator of a group (cached; ``bot.members``)."""
-        if self._members is None:
-            raise NotRunning("the bot is not running")
-        return self._members
+        return self.parts.members
+
+    @property
+    def lobby(self) -> Lobby:
+        return self.parts.lobby
+
+    @property
+    def hands(self) -> HandInput:
+        return self.parts.hands
+
+    @property
+    def chats(self) -> ChatLifecycle:
+        return self.parts.chats
+
+    @property
+    def hub(self) -> Hub:
+        return self.parts.hub
 
 
 class ChatData:

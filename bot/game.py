@@ -7,7 +7,10 @@ published once (``bot.publish``: what each chat shows of those events, within th
 budget), and its one timer is armed once (``bot.timers``). Nothing else saves, renders
 or arms.
 
-Where a change starts (each only calls ``change``, through :class:`bot.live.Tables`):
+The service is given what it publishes and arms through (``Publishing``, ``Timers``);
+the parts that start changes sit above it and are given the service (all built in
+``bot/app.py``). Where a change starts (each only calls ``change``, through
+:class:`bot.live.Tables`):
 - ``bot/lobby.py``       a new game, joins, lobby buttons, take-overs
 - ``bot/hand_input.py``  a player's buttons in their DM, and the group's "Next hand"
 - ``bot/timers.py``      deadlines: deals, overturn windows, computers, time-outs, expiry
@@ -20,23 +23,19 @@ import asyncio
 import logging
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from bot import history, table
-from bot.chats import ChatLifecycle
-from bot.computer import Computers
 from bot.config import Settings
-from bot.hand_input import HandInput
-from bot.live import Answer, Game, StepFailed
-from bot.lobby import Lobby
+from bot.live import Answer, Game, StepFailed, Tables
 from bot.messages import Clock
 from bot.models import RUNNING_STATES, GameRecord
 from bot.outbox import Outboxes
-from bot.publish import Publisher
 from bot.store import Store, database_fault
 from bot.table.commands import Command
 from bot.table.events import Event, durable
-from bot.timers import Deadlines
+from bot.table.tokens import Token
 from engine.events import HandSettled
 from engine.match import MatchState
 
@@ -44,7 +43,38 @@ log = logging.getLogger(__name__)
 
 SeedSource = Callable[[], int]
 
-__all__ = ["Answer", "Game", "GameService", "SeedSource", "StepFailed", "system_seed"]
+__all__ = [
+    "Answer",
+    "Game",
+    "GameService",
+    "Publishing",
+    "SeedSource",
+    "StepFailed",
+    "Timers",
+    "system_seed",
+]
+
+
+class Publishing(Protocol):
+    """What every chat shows of a game (``bot.publish.Publisher``)."""
+
+    def publish(
+        self, game: Game, events: Sequence[Event | history.Charted] = (), full: bool = False
+    ) -> None: ...
+
+    def forget(self, game_id: int) -> None: ...
+
+
+class Timers(Protocol):
+    """Each game's one pending timer (``bot.timers.Deadlines``)."""
+
+    def arm(
+        self, tables: Tables, game: Game, due: tuple[Token, float] | None, again: bool = False
+    ) -> None: ...
+
+    def forget(self, game_id: int) -> None: ...
+
+    def close(self) -> None: ...
 
 
 def system_seed() -> int:
@@ -59,36 +89,20 @@ class GameService:
         store: Store,
         outboxes: Outboxes,
         clock: Clock,
-        seed_source: SeedSource | None = None,
+        publisher: Publishing,
+        deadlines: Timers,
     ):
         self.settings = settings
-        # where a new game's seed (its deals) comes from: tests inject fixed seeds
-        self.seed_source: SeedSource = seed_source or system_seed
         self.store = store
         self.outboxes = outboxes
         self.clock = clock
+        self.publisher = publisher
+        self.deadlines = deadlines
         # the games in play (lobby or running) and those whose last messages are on
         # their way; an ended game leaves once they are delivered (``_retire``)
         self.games: dict[int, Game] = {}
         self._retiring: dict[int, asyncio.Task[None]] = {}
         self._loading = asyncio.Lock()
-        self.publisher = Publisher(settings, outboxes, clock)
-        self.computers = Computers()
-        self.deadlines = Deadlines(self, self.publisher, self.computers, settings, clock)
-        self.lobby = Lobby(self, store, self.publisher, clock, self.seed_source)
-        self.hands = HandInput(self, self.publisher)
-        self.chats = ChatLifecycle(self, self.games, store, outboxes)
-        outboxes.on_shown = store.save_shown
-        outboxes.on_forbidden = self.chats.on_forbidden
-        outboxes.on_migrated = self.chats.on_migrated
-
-    @property
-    def bot_username(self) -> str:
-        return self.publisher.bot_username
-
-    @bot_username.setter
-    def bot_username(self, name: str) -> None:
-        self.publisher.bot_username = name
 
     def now(self) -> float:
         return self.clock.now()
@@ -134,7 +148,7 @@ class GameService:
 
     def _arm(self, game: Game, again: bool = False) -> None:
         due = table.due(game, self.settings, self.moment())
-        self.deadlines.arm(game.rec.id, due, again=again)
+        self.deadlines.arm(self, game, due, again=again)
 
     async def _retire(self, game: Game) -> None:
         """An ended game leaves memory once its last messages are delivered: the game,

@@ -14,7 +14,7 @@ coalesces, skips what a message already shows and spends the chat's rate budget.
 * A turn is announced by editing the DM in place; only a player who may be away (no
   press for ``AWAY_SECONDS``) gets a new message (it notifies; the old one is
   deleted). A new hand always starts with a new message at the bottom of the DM.
-* While a player has the Mini App open (``app_open``) it shows them everything: their DM
+* While a player has the Mini App open (``Apps.connected``) it shows them everything: their DM
   waits, but for a turn reaching them while they may be away; when the app closes the
   DM is brought up to date at once (``bot.webapp.live``), so it is never stale.
 * The group: whatever ``render.table.group_messages`` lists, edited in place, the live
@@ -27,8 +27,9 @@ coalesces, skips what a message already shows and spends the chat's rate budget.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -79,20 +80,30 @@ class _Shown:
     needs: Needs
 
 
+class Apps(Protocol):
+    """The open Mini Apps (``bot.webapp.live.Readers``)."""
+
+    def connected(self, user_id: int) -> bool:
+        """Whether a person has the Mini App open (their DM may then wait: ``_dm``)."""
+        ...
+
+    def changed(self, game: Game) -> None:
+        """Called with every game published, under its lock."""
+        ...
+
+
 class Publisher:
-    def __init__(self, settings: Settings, outboxes: Outboxes, clock: Clock) -> None:
+    def __init__(
+        self, settings: Settings, outboxes: Outboxes, clock: Clock, apps: Apps, bot_username: str
+    ) -> None:
         self.settings, self.outboxes, self.clock = settings, outboxes, clock
-        self.bot_username = "bot"
+        self.apps, self.bot_username = apps, bot_username
         self._dms: dict[tuple[int, int], _Shown] = {}  # (game, seat) -> last published
         self._won_at: dict[int, float] = {}  # game -> when its last trick was won
         self._pressed: dict[int, float] = {}  # user -> when they last pressed a button
         self._sweep_at = SWEEP_AT
         # what each reader of a table is shown, built once per change (the Mini App's too)
         self.projections = Projections(settings)
-        # called with every game published, under its lock (the Mini App's live tables)
-        self.listeners: list[Callable[[Game], None]] = []
-        # whether a person has the Mini App open (their DM may then wait: ``_dm``)
-        self.app_open: Callable[[int], bool] = lambda user_id: False
 
     @staticmethod
     def dm_key(rec: GameRecord) -> str:
@@ -173,8 +184,7 @@ class Publisher:
                 self._dm(game, seat)
         for e in events:
             self._notice(game, e)
-        for listener in self.listeners:
-            listener(game)
+        self.apps.changed(game)
 
     def _notice(self, game: Game, e: Event | Charted) -> None:
         """What a moment says besides the game's own messages."""
@@ -270,7 +280,11 @@ class Publisher:
         last = self._dms.get((rec.id, seat))
         if last is not None and last.needs == needs and key in box.slots:
             return  # nothing its reader needs changed
-        if key in box.slots and self.app_open(s.user_id) and not self._wake(s.user_id, needs, last):
+        if (
+            key in box.slots
+            and self.apps.connected(s.user_id)
+            and not self._wake(s.user_id, needs, last)
+        ):
             return  # their Mini App shows it all; the DM catches up when the app closes
         app_url = table_url(self.settings.webapp_url, rec.id)
         projection = self.projections.of(game, seat)

@@ -2,18 +2,20 @@
 players' moves, the pause before the next hand, lobby expiry.
 
 Each game has at most one pending timer: the table says which (``bot.table.due``) and
-:meth:`Deadlines.arm` (called once per change by ``GameService.change``) arms it; a
-timer carries the hand number and state version it was armed for, and the table does
-nothing with it if the game moved on (``bot.table.clock``). Timers are not
-persisted: every open game is re-armed at start-up. :func:`attach` runs them on
-PTB's JobQueue; every delay is measured with the service's clock.
+:meth:`Deadlines.arm` (called once per change by ``GameService.change``, which passes
+itself as the tables a timer going off changes) arms it; a timer carries the hand
+number and state version it was armed for, and the table does nothing with it if the
+game moved on (``bot.table.clock``). Timers are not persisted: every open game is
+re-armed at start-up. :class:`JobSchedule` runs them on PTB's JobQueue; every delay is
+measured with the service's clock.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any, Protocol, cast
 
 from apscheduler.jobstores.base import JobLookupError
@@ -35,9 +37,16 @@ HOLD_POLL_SECONDS = 0.1
 HOLD_LIMIT_INTERVALS = 4.0
 # timers whose computers' shows (at a search strength) are decided while the timer waits
 SHOW_WINDOWS = (TimerKind.DEAL, TimerKind.ROBOTS)
-# ``arm(game_id, token, delay)``; ``disarm(game_id)``
-Arm = Callable[[int, Token, float], None]
-Disarm = Callable[[int], None]
+# what a timer does when it goes off
+Fire = Callable[[], Awaitable[None]]
+
+
+class Schedule(Protocol):
+    """Where the timers run (:class:`JobSchedule`: PTB's JobQueue): at most one a game."""
+
+    def arm(self, game_id: int, token: Token, delay: float, fire: Fire) -> None: ...
+
+    def disarm(self, game_id: int) -> None: ...
 
 
 class GroupPace(Protocol):
@@ -52,40 +61,46 @@ class GroupPace(Protocol):
 class Deadlines:
     def __init__(
         self,
-        tables: Tables,
+        schedule: Schedule,
         group: GroupPace,
         computers: Computers,
         settings: Settings,
         clock: Clock,
     ) -> None:
-        self.tables, self.group, self.computers = tables, group, computers
+        self.schedule, self.group, self.computers = schedule, group, computers
         self.settings, self.clock = settings, clock
-        self.arm_timer: Arm = lambda *_: None
-        self.disarm_timer: Disarm = lambda *_: None
         self._armed: dict[int, Token] = {}  # game -> the token of its pending timer
         # game -> a show window's timer and its change, decided while the timer waits
         self._ahead: dict[int, tuple[Token, asyncio.Task[Tick]]] = {}
 
-    def arm(self, game_id: int, due: tuple[Token, float] | None, again: bool = False) -> None:
-        """Arm the single timer a game needs now (``bot.table.due``), or none. A timer
-        already armed for the same moment is left alone (tapping cards does not restart
-        a turn's clock), unless ``again`` (arming it may have failed half-way)."""
+    def arm(
+        self, tables: Tables, game: Game, due: tuple[Token, float] | None, again: bool = False
+    ) -> None:
+        """Arm the single timer ``game`` needs now (``bot.table.due``), or none; going
+        off, it changes the game through ``tables``. A timer already armed for the same
+        moment is left alone (tapping cards does not restart a turn's clock), unless
+        ``again`` (arming it may have failed half-way)."""
+        game_id = game.rec.id
         if due is not None and self._armed.get(game_id) == due[0] and not again:
             return
-        self.disarm_timer(game_id)
+        self.schedule.disarm(game_id)
         self._armed.pop(game_id, None)
         self._drop_ahead(game_id)
         if due is not None:
-            self._armed[game_id] = due[0]
-            self.arm_timer(game_id, *due)
-            if due[0].kind in SHOW_WINDOWS:
-                task = asyncio.get_running_loop().create_task(self._ahead_of(game_id, due[0]))
+            token, delay = due
+            self._armed[game_id] = token
+            self._schedule(tables, game_id, token, delay)
+            if token.kind in SHOW_WINDOWS:
+                task = asyncio.get_running_loop().create_task(self._ahead_of(game, token))
                 task.add_done_callback(_retrieved)  # a dropped one's failure: fire logs its own
-                self._ahead[game_id] = (due[0], task)
+                self._ahead[game_id] = (token, task)
+
+    def _schedule(self, tables: Tables, game_id: int, token: Token, delay: float) -> None:
+        self.schedule.arm(game_id, token, delay, partial(self.fire, tables, game_id, token))
 
     def forget(self, game_id: int) -> None:
         """A game that ended leaves: its timer (none is armed for an ended game)."""
-        self.disarm_timer(game_id)
+        self.schedule.disarm(game_id)
         self._armed.pop(game_id, None)
         self._drop_ahead(game_id)
 
@@ -99,26 +114,23 @@ class Deadlines:
         if ahead is not None:
             ahead[1].cancel()
 
-    async def _ahead_of(self, game_id: int, token: Token) -> Tick:
+    async def _ahead_of(self, game: Game, token: Token) -> Tick:
         """A show window's change, decided as soon as its timer is armed: the deal's pace
         (or the computers' delay) covers the computers' thinking. The game is read once
         the change that armed the timer is done; if it moved on by then, nobody is asked
         and the table does nothing with the tick."""
-        game = await self.tables.get(game_id)
-        if game is None:
-            return Tick(token)
         async with game.lock:
             pass  # the change that armed this timer is done (saved and published)
         return await self._think(game, token)
 
-    async def fire(self, game_id: int, token: Token) -> None:
+    async def fire(self, tables: Tables, game_id: int, token: Token) -> None:
         """A timer went off: act if the game is still where it was when armed."""
         if self._armed.get(game_id) == token:
             del self._armed[game_id]
-        game = await self.tables.get(game_id)
+        game = await tables.get(game_id)
         if game is not None and self._hold(game, token):
             self._armed[game_id] = token  # the same move, a moment later
-            self.arm_timer(game_id, token, HOLD_POLL_SECONDS)
+            self._schedule(tables, game_id, token, HOLD_POLL_SECONDS)
             return
         if game is not None:
             ahead = self._ahead.pop(game_id, None)
@@ -126,7 +138,7 @@ class Deadlines:
                 tick = await ahead[1]
             else:
                 tick = await self._think(game, token)
-            await self.tables.change(game, tick)
+            await tables.change(game, tick)
 
     def _hold(self, game: Game, token: Token) -> bool:
         """A computer's move waits while the group's table does not show the last trick
@@ -191,15 +203,19 @@ SCHEDULER_LOGGER = "apscheduler.executors.default"
 _shutdown_filter = _ShutdownCancellations()
 
 
-def attach(deadlines: Deadlines, job_queue: JobQueue[Any]) -> None:
-    def name(game_id: int) -> str:
-        return f"game:{game_id}"
+class JobSchedule:
+    """The timers on PTB's JobQueue: one pending job a game."""
 
-    # each game's pending job, so that disarming needs no scan of every game's jobs
-    pending: dict[int, Job[Any]] = {}
+    def __init__(self, job_queue: JobQueue[Any]) -> None:
+        self.job_queue = job_queue
+        # each game's pending job, so that disarming needs no scan of every game's jobs
+        self._pending: dict[int, Job[Any]] = {}
+        scheduler_log = logging.getLogger(SCHEDULER_LOGGER)
+        if _shutdown_filter not in scheduler_log.filters:
+            scheduler_log.addFilter(_shutdown_filter)
 
-    def disarm(game_id: int) -> None:
-        job = pending.pop(game_id, None)
+    def disarm(self, game_id: int) -> None:
+        job = self._pending.pop(game_id, None)
         if job is None or job.removed:
             return
         try:
@@ -207,33 +223,27 @@ def attach(deadlines: Deadlines, job_queue: JobQueue[Any]) -> None:
         except JobLookupError:
             pass  # it ran meanwhile (a date job leaves the scheduler once it ran)
 
-    def arm(game_id: int, token: Token, delay: float) -> None:
-        when = max(0.0, delay)
+    def arm(self, game_id: int, token: Token, delay: float, fire: Fire) -> None:
         # however late the loop gets to it (APScheduler drops a job more than 1 s late
         # by default: its game would wait for a timer that never fires)
-        pending[game_id] = job_queue.run_once(
+        self._pending[game_id] = self.job_queue.run_once(
             _fire,
-            when=when,
-            data=(game_id, token),
-            name=name(game_id),
+            when=max(0.0, delay),
+            data=(game_id, token, fire),
+            name=f"game:{game_id}",
             job_kwargs={"misfire_grace_time": None},
         )
 
-    async def _fire(context: CallbackContext[Any, Any, Any, Any]) -> None:
-        assert context.job is not None
-        game_id, token = cast(tuple[int, Token], context.job.data)
-        try:
-            await deadlines.fire(game_id, token)
-        except StepFailed:
-            pass  # logged with the game's id; the game is as saved and armed again
-        except asyncio.CancelledError:
-            # the bot is shutting down: the game's timer is armed again at start-up
-            log.info("timer %s of game %s cancelled", token, game_id)
-        except Exception:
-            log.exception("timer %s of game %s failed", token, game_id)
 
-    scheduler_log = logging.getLogger(SCHEDULER_LOGGER)
-    if _shutdown_filter not in scheduler_log.filters:
-        scheduler_log.addFilter(_shutdown_filter)
-    deadlines.arm_timer = arm
-    deadlines.disarm_timer = disarm
+async def _fire(context: CallbackContext[Any, Any, Any, Any]) -> None:
+    assert context.job is not None
+    game_id, token, fire = cast(tuple[int, Token, Fire], context.job.data)
+    try:
+        await fire()
+    except StepFailed:
+        pass  # logged with the game's id; the game is as saved and armed again
+    except asyncio.CancelledError:
+        # the bot is shutting down: the game's timer is armed again at start-up
+        log.info("timer %s of game %s cancelled", token, game_id)
+    except Exception:
+        log.exception("timer %s of game %s failed", token, game_id)

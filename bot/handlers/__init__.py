@@ -36,7 +36,7 @@ async def chat_lang(context: Context, update: Update, settings: ChatSettings | N
     group_lang = None
     if chat is not None and chat.type != "private":
         if settings is None:
-            settings = await svc.chats.settings(chat.id)
+            settings = await context.bot_data.chats.settings(chat.id)
         group_lang = settings.lang
         if group_lang is None:  # a game opened before groups remembered a language
             group_lang = next((g.rec.lang for g in await svc.games_in(chat.id)), None)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from telegram import Update
 
 from bot.context import Context
-from bot.handlers import service
 
 
 async def on_migrate(update: Update, context: Context) -> None:
@@ -20,7 +19,7 @@ async def on_migrate(update: Update, context: Context) -> None:
         old, new = msg.migrate_from_chat_id, msg.chat.id
     else:
         return
-    await service(context).chats.migrate_chat(old, new)
+    await context.bot_data.chats.migrate_chat(old, new)
 
 
 async def on_my_member(update: Update, context: Context) -> None:
@@ -30,10 +29,9 @@ async def on_my_member(update: Update, context: Context) -> None:
     if change is None or change.chat.type not in ("group", "supergroup"):
         return
     status = change.new_chat_member.status
-    svc = service(context)
     if status in ("left", "kicked"):
-        await svc.chats.bot_removed(change.chat.id)
+        await context.bot_data.chats.bot_removed(change.chat.id)
     elif status in ("member", "administrator") or (
         status == "restricted" and getattr(change.new_chat_member, "can_send_messages", False)
     ):
-        await svc.chats.bot_added(change.chat.id)
+        await context.bot_data.chats.bot_added(change.chat.id)

@@ -20,14 +20,13 @@ def display_name(user: User) -> str:
 
 
 async def newgame(update: Update, context: Context) -> None:
-    svc = service(context)
     group = update.effective_chat
     if group is not None and group.type == "channel":
         return
     # the group's settings are read once: its language, and the new game's options
     settings = None
     if group is not None and group.type != "private":
-        settings = await svc.chats.settings(group.id)
+        settings = await context.bot_data.chats.settings(group.id)
     found = await group_command(update, context, "newgame.private", settings)
     if found is None or settings is None:
         return
@@ -37,9 +36,11 @@ async def newgame(update: Update, context: Context) -> None:
         await reply(context, msg, t(lang, "newgame.anonymous"))
         return
     thread = msg.message_thread_id if msg.is_topic_message else None
-    game, created = await svc.lobby.new_game(settings, thread, chat.title or "", user.id, lang)
+    game, created = await context.bot_data.lobby.new_game(
+        settings, thread, chat.title or "", user.id, lang
+    )
     if not created:
-        lobby_id = svc.lobby.lobby_message_id(game)
+        lobby_id = context.bot_data.lobby.lobby_message_id(game)
         await reply(
             context,
             msg,
@@ -59,7 +60,7 @@ async def start(update: Update, context: Context) -> None:
         return
     payload = context.args[0] if context.args else ""
     if not payload:  # the bot opened (or unblocked): their hands back, else how to play
-        games = await svc.chats.dm_started(user.id)
+        games = await context.bot_data.chats.dm_started(user.id)
         for started in games:
             back = t(
                 started.rec.user_lang(user.id, user.language_code),
@@ -84,14 +85,14 @@ async def start(update: Update, context: Context) -> None:
     name, code = display_name(user), i18n.normalize(user.language_code)
     seat = 0
     if isinstance(link, codec.OpenLink):
-        key = await svc.chats.open_dm(link.game, user.id)
+        key = await context.bot_data.chats.open_dm(link.game, user.id)
     elif not await is_member(context, game.rec.chat_id, user.id):
         key = "join.not_member"
     elif isinstance(link, codec.TakeLink):
         seat = link.seat
-        key = await svc.lobby.take_over(link.game, seat, user.id, name, code)
+        key = await context.bot_data.lobby.take_over(link.game, seat, user.id, name, code)
         lang = game.rec.user_lang(user.id, user.language_code)
     else:
         seat = link.seat
-        key = await svc.lobby.join(link.game, seat, user.id, name, code)
+        key = await context.bot_data.lobby.join(link.game, seat, user.id, name, code)
     await reply(context, msg, t(lang, key, group=group, seat=seat + 1), parse_mode=ParseMode.HTML)

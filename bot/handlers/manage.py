@@ -33,7 +33,7 @@ async def endgame_cmd(update: Update, context: Context) -> None:
         await reply(context, msg, t(lang, "endgame.refused"))
         return
     if game.rec.status == "lobby":
-        await svc.chats.end_game(game, shown(display_name(user)))
+        await context.bot_data.chats.end_game(game, shown(display_name(user)))
         return
     hand = game.match.hand_number if game.match else 0
     yes = EndButton(True, game.rec.id, hand).pack()
@@ -57,13 +57,12 @@ async def end_press(update: Update, context: Context, game: Game, button: EndBut
     lang = await chat_lang(context, update)
     if not await _may_manage(context, game, user.id):
         return Answer(t(lang, "endgame.refused"), alert=True)
-    svc = service(context)
     if game.rec.status not in ("lobby", "running"):
         text, answer = t(lang, "endgame.none"), Answer(t(lang, "stale"))
     elif not button.end:
         text, answer = t(lang, "endgame.kept"), Answer(t(lang, "endgame.kept"))
     else:
-        done = await svc.chats.end_game(game, shown(display_name(user)))
+        done = await context.bot_data.chats.end_game(game, shown(display_name(user)))
         if not done:
             text, answer = t(lang, "endgame.none"), Answer(t(lang, "stale"))
         else:
@@ -89,7 +88,7 @@ async def takeover_cmd(update: Update, context: Context) -> None:
         await reply(context, msg, t(lang, "takeover.usage"))
         return
     seat = int(arg) - 1
-    link = svc.lobby.takeover_link(game, seat)
+    link = context.bot_data.lobby.takeover_link(game, seat)
     if link is None:
         await reply(context, msg, t(lang, "take.not_free", seat=seat + 1))
         return

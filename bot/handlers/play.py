@@ -74,10 +74,10 @@ async def _route(update: Update, context: Context) -> Answer:
         case LobbyButton():
             boss = button.kind == Kind.LEAVE or user.id == game.rec.creator_id
             admin = not boss and await is_admin(context, game.rec.chat_id, user.id)
-            return await svc.lobby.press(game, button.command(user.id, admin))
+            return await context.bot_data.lobby.press(game, button.command(user.id, admin))
         case _:
             msg = query.message
             private = msg is not None and msg.chat.type == "private"
             dm_message = msg.message_id if msg is not None and private else None
             command = button.command(user.id, user.language_code)
-            return await svc.hands.press(game, command, dm_message)
+            return await context.bot_data.hands.press(game, command, dm_message)

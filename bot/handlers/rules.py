@@ -85,7 +85,7 @@ async def rules_cmd(update: Update, context: Context) -> None:
     rules, running = RuleSet(), None
     if chat.type != "private":
         svc = service(context)
-        rules = options.group_rules(await svc.chats.settings(chat.id))
+        rules = options.group_rules(await context.bot_data.chats.settings(chat.id))
         running = running_rules(svc, chat.id)
     topic = None
     if context.args:

@@ -63,7 +63,7 @@ async def settings_cmd(update: Update, context: Context) -> None:
         return
     msg, chat, lang = found
     svc = service(context)
-    text, markup = _home(svc, lang, await svc.chats.settings(chat.id))
+    text, markup = _home(svc, lang, await context.bot_data.chats.settings(chat.id))
     await reply(context, msg, text, reply_markup=markup, parse_mode=ParseMode.HTML)
 
 
@@ -79,7 +79,7 @@ async def settings_press(update: Update, context: Context, button: SettingsButto
     if not await _may_change(context, chat.id, query.from_user.id):
         return Answer(t(lang, "settings.admins_only"), alert=True)
     svc = service(context)
-    s = await svc.chats.settings(chat.id)
+    s = await context.bot_data.chats.settings(chat.id)
     answer = Answer()
     screen: str | None = value if key == "open" else None
     if key == "lang":
@@ -96,7 +96,7 @@ async def settings_press(update: Update, context: Context, button: SettingsButto
         if key in options.BY_CODE and options.BY_CODE[key].multi:
             screen = key  # several values: stay on the option's screen
     if key not in ("open", "home"):
-        await svc.chats.save_settings(s)
+        await context.bot_data.chats.save_settings(s)
         answer = Answer(t(lang, "settings.saved"))
     text, markup = _screen(svc, lang, s, screen) if screen else _home(svc, lang, s)
     if query.message is not None:
@@ -123,11 +123,10 @@ async def startlevel_cmd(update: Update, context: Context) -> None:
     if level is None:
         await reply(context, msg, t(lang, "startlevel.usage"))
         return
-    svc = service(context)
     try:
-        s = options.choose(await svc.chats.settings(chat.id), "sl", str(level))
+        s = options.choose(await context.bot_data.chats.settings(chat.id), "sl", str(level))
     except options.Refused as e:
         await reply(context, msg, t(lang, f"conflict.{e.reason}"))
         return
-    await svc.chats.save_settings(s)
+    await context.bot_data.chats.save_settings(s)
     await reply(context, msg, t(lang, "startlevel.saved", level=rank_label(level)))

@@ -1,10 +1,11 @@
 """Live tables: every open Mini App is told of every change of its game.
 
-The hub listens to the one change path (``Publisher.listeners``: called when a change is
-published, under the game's lock) and wakes each open app's stream, which then builds
-its view, once the change is done (a slow reader skips states, never falls behind). While a person has
-an app open their DM may wait (``Publisher.app_open``); when their last app closes the
-game is published again, so the DM catches up at once, and they count as away until they
+The open apps (:class:`Readers`) are told of the one change path (the publisher calls
+``changed`` when a change is published, under the game's lock), which wakes each open
+app's stream; the stream then builds its view once the change is done (a slow reader
+skips states, never falls behind). While a person has an app open their DM may wait
+(the publisher asks ``connected``); when their last app closes the game is published
+again (:class:`Hub`), so the DM catches up at once, and they count as away until they
 press again (a turn reaching them notifies). The countdown is the turn's deadline as
 ``bot.timers`` keeps it (the DM shows the same), or the after-deal window's.
 
@@ -23,13 +24,12 @@ import logging
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from bot.live import Game
+from bot.live import Game, Tables
+from bot.messages import Clock
+from bot.projection import Projections
 from bot.webapp.view import table_view
-
-if TYPE_CHECKING:
-    from bot.game import GameService
 
 log = logging.getLogger(__name__)
 
@@ -81,15 +81,58 @@ class Reader:
         return not self.ended
 
 
-class Hub:
-    def __init__(self, svc: GameService) -> None:
-        self.svc = svc
-        self._readers: dict[int, set[Reader]] = defaultdict(set)  # game -> open apps
+class Readers:
+    """The open apps, by game, and how many each person has open: what the publisher
+    reads (``connected``) and tells (``changed``) of every change."""
+
+    def __init__(self) -> None:
+        self.by_game: dict[int, set[Reader]] = defaultdict(set)  # game -> open apps
         self._open: dict[int, int] = defaultdict(int)  # user -> open apps
+
+    def add(self, reader: Reader) -> None:
+        self.by_game[reader.game_id].add(reader)
+        self._open[reader.user_id] += 1
+
+    def remove(self, reader: Reader) -> bool:
+        """Forget an ended reader; True if it was its person's last open app."""
+        readers = self.by_game.get(reader.game_id)
+        if readers is None or reader not in readers:
+            return False
+        readers.discard(reader)
+        if not readers:
+            del self.by_game[reader.game_id]
+        self._open[reader.user_id] -= 1
+        if self._open[reader.user_id] > 0:
+            return False
+        del self._open[reader.user_id]
+        return True
+
+    def connected(self, user_id: int) -> bool:
+        """Whether this person has the Mini App open now."""
+        return user_id in self._open
+
+    def changed(self, game: Game) -> None:
+        for reader in self.by_game.get(game.rec.id, ()):
+            reader.touch(game)
+
+
+class Shown(Protocol):
+    """What the hub asks of the publisher (``bot.publish.Publisher``): the readers'
+    projections, and the DMs caught up when a person's last app closes."""
+
+    @property
+    def projections(self) -> Projections: ...
+
+    def left_app(self, user_id: int) -> None: ...
+
+    def publish(self, game: Game) -> None: ...
+
+
+class Hub:
+    def __init__(self, readers: Readers, publisher: Shown, tables: Tables, clock: Clock) -> None:
+        self.readers, self.publisher, self.tables, self.clock = readers, publisher, tables, clock
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
-        svc.publisher.listeners.append(self.changed)
-        svc.publisher.app_open = self.connected
 
     # ------------------------------------------------------------------ readers
     def open(
@@ -101,9 +144,8 @@ class Hub:
         gone: Callable[[], bool] = _never,
     ) -> Reader:
         """A new event stream of ``user_id``; ``gone``: whether its connection closed."""
-        reader = Reader(game, user_id, seat, lang, heard=self.svc.now(), gone=gone)
-        self._readers[reader.game_id].add(reader)
-        self._open[user_id] += 1
+        reader = Reader(game, user_id, seat, lang, heard=self.clock.now(), gone=gone)
+        self.readers.add(reader)
         if self._sweeper is None or self._sweeper.done():
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         return reader
@@ -112,58 +154,47 @@ class Hub:
         """The person's page of ``game_id`` is shown (it says so every PING_SECONDS);
         False if no stream of theirs is open there (the page then opens one)."""
         found = False
-        for reader in self._readers.get(game_id, ()):
+        for reader in self.readers.by_game.get(game_id, ()):
             if reader.user_id == user_id and not reader.ended:
-                reader.heard = self.svc.now()
+                reader.heard = self.clock.now()
                 found = True
         return found
 
     def close(self, reader: Reader) -> None:
         reader.end()
-        readers = self._readers.get(reader.game_id)
-        if readers is not None and reader in readers:
-            readers.discard(reader)
-            if not readers:
-                del self._readers[reader.game_id]
-            self._open[reader.user_id] -= 1
-            if self._open[reader.user_id] <= 0:
-                del self._open[reader.user_id]
-                # they may not be looking at their DM either: a turn reaching them notifies
-                self.svc.publisher.left_app(reader.user_id)
-                # their DM waited while the app showed everything: bring it up to date now
-                task = asyncio.get_running_loop().create_task(self._catch_up(reader.game_id))
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+        if self.readers.remove(reader):
+            # they may not be looking at their DM either: a turn reaching them notifies
+            self.publisher.left_app(reader.user_id)
+            # their DM waited while the app showed everything: bring it up to date now
+            task = asyncio.get_running_loop().create_task(self._catch_up(reader.game_id))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     async def _sweep(self) -> None:
         """End the streams whose connection closed or whose page went silent (the
         server learns of a closed connection only when it writes to it otherwise)."""
-        while self._readers:
+        while self.readers.by_game:
             await asyncio.sleep(SWEEP_SECONDS)
-            now = self.svc.now()
-            for readers in list(self._readers.values()):
+            now = self.clock.now()
+            for readers in list(self.readers.by_game.values()):
                 for reader in list(readers):
                     if reader.gone() or now - reader.heard > PRESENCE_SECONDS:
                         self.close(reader)
 
     async def _catch_up(self, game_id: int) -> None:
         try:
-            game = await self.svc.get(game_id)
+            game = await self.tables.get(game_id)
             if game is not None:
                 async with game.lock:  # as the change path publishes: under the game's lock
-                    self.svc.publisher.publish(game)
+                    self.publisher.publish(game)
         except Exception:  # e.g. the bot stopping meanwhile: the next change publishes
             log.exception("catching up the DMs of game %s failed", game_id)
 
     def connected(self, user_id: int) -> bool:
         """Whether this person has the Mini App open now."""
-        return user_id in self._open
+        return self.readers.connected(user_id)
 
     # ------------------------------------------------------------------ changes
-    def changed(self, game: Game) -> None:
-        for reader in self._readers.get(game.rec.id, ()):
-            reader.touch(game)
-
     async def next(self, reader: Reader, timeout: float) -> str | None:
         """The reader's next document: its view once the game changed and the change is
         done (built under the game's lock, after the change's save, publish and timers,
@@ -186,5 +217,5 @@ class Hub:
         rec, match = game.rec, game.match
         if match is None:
             return {"game": rec.id, "status": rec.status, "group": rec.chat_title, "lang": lang}
-        projection = self.svc.publisher.projections.of(game, seat)
-        return table_view(rec, projection, lang, self.svc.now())
+        projection = self.publisher.projections.of(game, seat)
+        return table_view(rec, projection, lang, self.clock.now())

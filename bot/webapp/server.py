@@ -34,10 +34,10 @@ from aiolimiter import AsyncLimiter
 
 from bot import codec
 from bot.config import Settings
-from bot.game import GameService
 from bot.i18n import LANGS, catalog, normalize, pick, t
-from bot.live import Game
+from bot.live import Answer, Game
 from bot.members import Members
+from bot.table.commands import SeatCommand
 from bot.webapp import actions
 from bot.webapp.auth import InitDataError, Launch, validate
 from bot.webapp.live import Hub
@@ -45,19 +45,40 @@ from bot.webapp.live import Hub
 log = logging.getLogger(__name__)
 
 
+class Service(Protocol):
+    """What the Mini App asks of the games (``bot.game.GameService``)."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    def wall(self) -> float: ...
+
+    async def get(self, game_id: int) -> Game | None: ...
+
+
+class Presses(Protocol):
+    """A seat's buttons (``bot.hand_input.HandInput``): an action is one of them."""
+
+    async def press(self, game: Game, command: SeatCommand) -> Answer: ...
+
+
 class Data(Protocol):
     """What the Mini App reads of the running bot's ``bot_data`` (``bot.context.BotData``)."""
-
-    webapp_hub: Hub | None
 
     @property
     def running(self) -> bool: ...
 
     @property
-    def service(self) -> GameService: ...
+    def service(self) -> Service: ...
 
     @property
     def members(self) -> Members: ...
+
+    @property
+    def hands(self) -> Presses: ...
+
+    @property
+    def hub(self) -> Hub: ...
 
 
 class Token(Protocol):
@@ -106,16 +127,6 @@ def make_app(ptb: Callable[[], BotApp | None], stand_in: Path | None = None) -> 
     return app
 
 
-def hub(ptb: BotApp) -> Hub:
-    """The bot's live-table hub (made once per service, when the bot starts serving)."""
-    data = ptb.bot_data
-    svc = data.service
-    current = data.webapp_hub
-    if current is None or current.svc is not svc:
-        current = data.webapp_hub = Hub(svc)
-    return current
-
-
 async def index(request: web.Request) -> web.FileResponse:
     return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
@@ -145,7 +156,7 @@ def _running(request: web.Request) -> BotApp:
     return ptb
 
 
-def _service(request: web.Request) -> tuple[GameService, Settings]:
+def _service(request: web.Request) -> tuple[Service, Settings]:
     svc = _running(request).bot_data.service
     return svc, svc.settings
 
@@ -227,7 +238,7 @@ async def view(request: web.Request) -> web.Response:
     await _limit(request, launch.user.id)
     game, seat, lang = await _reader(request, launch, _game_of(request, launch))
     async with game.lock:
-        doc = hub(_running(request)).view(game, seat, lang)
+        doc = _running(request).bot_data.hub.view(game, seat, lang)
     return web.json_response(doc, dumps=_dumps)
 
 
@@ -242,11 +253,11 @@ async def act(request: web.Request) -> web.Response:
         refused = {"text": t(lang, "bad_button"), "alert": True, "view": None}
         return web.json_response(refused, status=400, dumps=_dumps)
     game, seat, lang = await _reader(request, launch, action.game)
-    svc, _ = _service(request)
     # the same door as a tapped button: lock, engine, save once, publish once
-    answer = await svc.hands.press(game, action.command(user.id, user.language_code))
+    command = action.command(user.id, user.language_code)
+    answer = await _running(request).bot_data.hands.press(game, command)
     async with game.lock:
-        doc = hub(_running(request)).view(game, seat, lang)
+        doc = _running(request).bot_data.hub.view(game, seat, lang)
     return web.json_response(
         {"text": answer.text, "alert": answer.alert, "view": doc}, dumps=_dumps
     )
@@ -264,7 +275,7 @@ async def events(request: web.Request) -> web.StreamResponse:
         }
     )
     await response.prepare(request)
-    live = hub(_running(request))
+    live = _running(request).bot_data.hub
     reader = live.open(game, launch.user.id, seat, lang, gone=lambda: _closed(request))
     try:
         while True:
@@ -299,7 +310,7 @@ async def here(request: web.Request) -> web.Response:
         game_id = int((await request.json())["game"])
     except (json.JSONDecodeError, KeyError, TypeError, ValueError):
         raise web.HTTPBadRequest(text="bad game") from None
-    if not hub(_running(request)).here(launch.user.id, game_id):
+    if not _running(request).bot_data.hub.here(launch.user.id, game_id):
         raise web.HTTPNotFound(text="no open stream")
     return web.Response(status=204)
 
@@ -316,7 +327,6 @@ async def serve(ptb: BotApp, settings: Settings) -> web.AppRunner:
     if path != "/":
         root = web.Application()
         root.add_subapp(path, make_app(lambda: ptb))
-    hub(ptb)  # the turn clocks start with the bot, not with the first reader
     runner = web.AppRunner(root, access_log=None)  # launch data travels in URLs: no log
     await runner.setup()
     await web.TCPSite(runner, settings.webapp_listen, settings.webapp_port).start()

@@ -90,3 +90,19 @@ def test_the_message_model_lies_below_the_renderers_and_the_outbox():
     assert not {d for d in deps["bot.messages"] if d.startswith("bot.")}
     assert "bot.messages" in deps["bot.outbox"]
     assert not {d for d in deps["bot.outbox"] if d.startswith("bot.render")}
+
+
+def test_the_service_is_given_its_collaborators_and_knows_none_of_its_callers():
+    # bot/app.py builds the publisher, the timers, the lobby, the DM input and the
+    # chats' lifecycle; the service knows them only as the protocols it declares
+    above = {"bot.publish", "bot.timers", "bot.hand_input", "bot.lobby", "bot.chats"}
+    above |= {"bot.context", "bot.app"}
+    deps = graph()
+    assert not deps["bot.game"] & above
+    assert not {d for d in deps["bot.game"] if d.startswith("bot.webapp")}
+
+
+def test_the_mini_app_knows_the_running_bot_only_by_what_it_uses():
+    for name, deps in graph().items():
+        if name.startswith("bot.webapp"):
+            assert not deps & {"bot.game", "bot.context", "bot.app", "bot.hand_input"}, name

@@ -3,19 +3,16 @@
 import asyncio
 import logging
 import time
-from typing import Any
 
 from telegram.ext import ApplicationBuilder, JobQueue
 
 from bot import timers
+from bot.table.tokens import TimerKind, Token
 
 
 async def test_a_timer_cancelled_as_the_bot_stops_logs_no_error_but_a_failing_one_does(caplog):
-    class Deadlines:
-        arm_timer = disarm_timer = None
-
     jq = JobQueue()
-    timers.attach(Deadlines(), jq)  # type: ignore[arg-type]
+    timers.JobSchedule(jq)
     jq.scheduler.start(paused=True)  # the executor names its logger when it starts
     try:
         assert jq._executor._logger.name == timers.SCHEDULER_LOGGER
@@ -44,20 +41,15 @@ async def test_a_timer_that_comes_due_while_the_loop_is_held_still_fires():
     dealing at once) delays a timer, never drops it: a dropped one froze its game."""
     fired: list[int] = []
 
-    class Deadlines:
-        arm_timer: Any = None
-        disarm_timer: Any = None
-
-        async def fire(self, game_id: int, token: Any) -> None:
-            fired.append(game_id)
+    async def fire() -> None:
+        fired.append(7)
 
     ptb = ApplicationBuilder().token("1:TEST").build()
     assert ptb.job_queue is not None
-    deadlines = Deadlines()
-    timers.attach(deadlines, ptb.job_queue)  # type: ignore[arg-type]
+    schedule = timers.JobSchedule(ptb.job_queue)
     await ptb.job_queue.start()
     try:
-        deadlines.arm_timer(7, (1, 0, "deal"), 0.05)
+        schedule.arm(7, Token(1, 0, TimerKind.DEAL), 0.05, fire)
         time.sleep(1.5)  # the loop does not run meanwhile
         for _ in range(100):
             if fired:
@@ -104,20 +96,29 @@ async def test_a_deal_batchs_shows_are_decided_while_its_timer_waits():
         async def change(self, game, command):
             changes.append(command)
 
-    deadlines = timers.Deadlines(Tables(), None, Computers(), settings, None)  # type: ignore[arg-type]
+    class Schedule:
+        def arm(self, game_id, token, delay, fire):
+            pass  # the test makes the timer go off itself
+
+        def disarm(self, game_id):
+            pass
+
+    deadlines = timers.Deadlines(Schedule(), None, Computers(), settings, None)  # type: ignore[arg-type]
+    tables = Tables()
     found = table.due(game, settings, Moment(0, 0))
-    assert found is not None and found[0][2] == "deal"
-    deadlines.arm(1, found)
+    assert found is not None and found[0].kind == TimerKind.DEAL
+    deadlines.arm(tables, game, found)
     await asyncio.sleep(0.05)  # the timer has not gone off yet
     assert asked == [1, 2, 3], "the computers thought while the timer waited"
-    await deadlines.fire(1, found[0])
+    await deadlines.fire(tables, 1, found[0])
     assert asked == [1, 2, 3], "and were not asked again when it went off"
     assert len(changes) == 1 and changes[0].token == found[0]
     assert changes[0].shows == {s: Pass(seat=s) for s in (1, 2, 3)}
 
-    deadlines.arm(1, found)
+    deadlines.arm(tables, game, found)
     ahead = deadlines._ahead[1][1]
-    deadlines.arm(1, (found[0]._replace(version=found[0].version + 1), 1.0))  # the table moved on
+    moved_on = found[0]._replace(version=found[0].version + 1)
+    deadlines.arm(tables, game, (moved_on, 1.0))  # the table moved on
     await asyncio.sleep(0)
     assert ahead.cancelled()
     deadlines.close()

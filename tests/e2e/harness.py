@@ -71,7 +71,7 @@ def bot_busy(app: Any) -> bool:
     svc: GameService = app.bot_data.service
     if len(app.update_processor.locks) or any(g.lock.locked() for g in svc.games.values()):
         return True
-    if svc.computers.thinking:  # a computer's move is being decided in the process pool
+    if svc.deadlines.computers.thinking:  # a computer's move is being decided in the process pool
         return True
     if db_calls(svc.store):  # the loop cannot see the database's thread at work
         return True

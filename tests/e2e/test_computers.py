@@ -44,7 +44,9 @@ async def test_a_group_sets_normal_computers_and_they_play_a_hand_by_search(tmp_
             game = svc.games[game_id]
             await play_out(world, app, game_id, {0: alice}, stop=lambda g: g.match.results)
             assert game.match.results, "a hand was played to its result"
-            assert svc.computers._pool is not None, "the computers thought in the process pool"
+            assert svc.deadlines.computers._pool is not None, (
+                "the computers thought in the process pool"
+            )
             await world.settle()
             texts = "\n".join(world.texts(group))
             assert "出错" not in texts and "went wrong" not in texts
@@ -65,4 +67,4 @@ async def test_easy_computers_by_default_never_start_the_process_pool(tmp_path):
             await play_out(world, app, game_id, {0: alice}, stop=lambda g: g.match.results)
             svc = service(app)
             assert svc.games[game_id].match.results
-            assert svc.computers._pool is None
+            assert svc.deadlines.computers._pool is None

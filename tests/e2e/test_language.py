@@ -18,7 +18,7 @@ async def test_each_player_reads_their_dms_in_their_language_and_the_group_has_o
             await world.settle()
             # the group follows the creator (Alice, zh); each DM its reader
             assert "第1局" in world.last_message(group, from_bot=True).text
-            assert (await service(app).chats.settings(group.id)).lang == "zh"
+            assert (await app.bot_data.chats.settings(group.id)).lang == "zh"
             assert any("你已加入" in t for t in world.texts(alice))
             assert any("You joined" in t for t in world.texts(bob))
             a_hand = hand_message(world, alice, game_id)
@@ -77,7 +77,7 @@ async def test_a_group_without_a_game_answers_in_the_asker_s_language_until_its_
             assert "怎么玩" in world.last_message(group, from_bot=True).text
             await alice.send(group, "/newgame")  # the first game: English from now on
             await world.settle()
-            assert (await service(app).chats.settings(group.id)).lang == "en"
+            assert (await app.bot_data.chats.settings(group.id)).lang == "en"
             await bob.send(group, "/help")
             await world.settle()
             assert "how to play" in world.last_message(group, from_bot=True).text

@@ -76,8 +76,8 @@ async def test_a_computer_declares_and_buries_through_the_pool(tmp_path, in_the_
             shows = hand.declaring.shows
             assert shows and hand.declaring.declarer == hand.dealer != 0, "a computer declared"
             assert hand.buried_by == hand.dealer and hand.kitty, "and buried"
-            assert svc.computers.searched["dealing"] >= 1, "its show was searched"
-            assert svc.computers.searched["burying"] == 1, "so was its bury"
+            assert svc.deadlines.computers.searched["dealing"] >= 1, "its show was searched"
+            assert svc.deadlines.computers.searched["burying"] == 1, "so was its bury"
             assert not in_the_loop, "no computer decided in the event loop"
             texts = "\n".join(world.texts(group))
             assert "出错" not in texts and "went wrong" not in texts
@@ -113,5 +113,5 @@ async def test_托管_buries_for_a_player_through_the_pool(tmp_path, in_the_loop
             await fire_timer(world, app, game_id, "timeout")  # she idles: 托管
             assert game.rec.seats[0].auto
             assert hand.buried_by == 0 and hand.phase != "burying"
-            assert svc.computers.searched["burying"] == 1
+            assert svc.deadlines.computers.searched["burying"] == 1
             assert not in_the_loop, "no computer decided in the event loop"

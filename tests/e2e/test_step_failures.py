@@ -63,7 +63,8 @@ def inject(kind, svc, monkeypatch):
     elif kind == "publish":  # a DM cannot be rendered
         monkeypatch.setattr(render_hand, "hand_message", once(render_hand.hand_message, True))
     else:  # the timer cannot be armed
-        monkeypatch.setattr(svc.deadlines, "arm_timer", once(svc.deadlines.arm_timer, True))
+        schedule = svc.deadlines.schedule
+        monkeypatch.setattr(schedule, "arm", once(schedule.arm, True))
 
 
 async def as_saved(svc, game_id):

@@ -17,7 +17,6 @@ from bot.hand_input import reason_text
 from bot.i18n import t
 from bot.render.names import isolate
 from bot.webapp.auth import InitDataError, sign, validate
-from bot.webapp.server import hub
 from engine.errors import IllegalAction
 from engine.hand import Play, Show
 from engine.tricks import followable
@@ -332,7 +331,7 @@ async def test_the_event_stream_pushes_each_change_to_the_open_app(tmp_path):
             third = await _event(r)
             assert third["to_act"]["seats"] == [0, 3]
             assert Counter(third["me"]["hand"]) == Counter(game.match.hand.hands[0])
-            live = hub(app)
+            live = app.bot_data.hub
             assert live.connected(people[0].id) and not live.connected(people[1].id)
             r.close()  # the app is closed: the bot knows it is gone
             for _ in range(200):

@@ -18,7 +18,6 @@ import aiohttp
 from bot.fake_telegram import FakeClock, FakeTelegram, RateLimits
 from bot.fake_telegram.html import parse_html
 from bot.render import hand as render_hand
-from bot.webapp.server import hub
 from engine.players import choose_bury, suggest
 from tests.e2e.harness import hand_message, running_bot, service
 from tests.e2e.test_budget import (
@@ -50,7 +49,7 @@ async def open_apps(client, app, people, game_id):
         streams.append(r)
         readers.append(asyncio.create_task(_drain(r)))
         readers.append(asyncio.create_task(s.keep_shown(game_id, service(app).clock)))
-    live = hub(app)
+    live = app.bot_data.hub
     while not all(live.connected(u.id) for u in people):
         await asyncio.sleep(0.01)
     return sessions, streams, readers
@@ -208,7 +207,9 @@ async def test_a_turn_reaches_an_app_player_who_is_away_and_the_dm_catches_up_wh
                 if hand_message(world, people[now], 1).text == _dm_text(svc, game, now):
                     break
             assert hand_message(world, people[now], 1).text == _dm_text(svc, game, now)
-            assert hub(app).connected(people[away].id) and not hub(app).connected(people[now].id)
+            assert app.bot_data.hub.connected(people[away].id) and not app.bot_data.hub.connected(
+                people[now].id
+            )
             for task in readers:
                 task.cancel()
 

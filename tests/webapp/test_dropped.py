@@ -21,7 +21,6 @@ from bot.fake_telegram import FakeClock, FakeTelegram, RateLimits
 from bot.webapp import live as live_module
 from bot.webapp import server
 from bot.webapp.live import PRESENCE_SECONDS, SWEEP_SECONDS
-from bot.webapp.server import hub
 from tests.e2e.harness import running_bot, service
 from tests.e2e.test_budget import SharedTime, pause, start_a_table
 from tests.webapp.client import session, started_game, webapp
@@ -73,8 +72,8 @@ async def test_a_dropped_app_gives_its_player_their_turn_in_the_dm_within_second
             print(f"\napp {how}: the DM showed the turn after {real:.2f} s ({fake:.2f} s bot time)")
             assert newest.message_id != before.message_id  # a new message: it notifies
             assert newest.text == _dm_text(svc, game, seat)
-            assert not hub(app).connected(user.id)
-            assert all(hub(app).connected(p.id) for p in people if p is not user)
+            assert not app.bot_data.hub.connected(user.id)
+            assert all(app.bot_data.hub.connected(p.id) for p in people if p is not user)
             limit = SWEEP_SECONDS + (PRESENCE_SECONDS if how == "silent" else 0) + 2
             assert fake <= limit and real <= limit + 2, (fake, real)
             for task in tasks:
@@ -92,7 +91,7 @@ async def test_an_app_that_stops_reading_its_stream_is_let_go(tmp_path, monkeypa
         group = world.group("Table", members=people[1:], admins=people[:1])
         async with running_bot(world, tmp_path / "db") as app, webapp(app) as client:
             game_id = await started_game(world, group, people)
-            live = hub(app)
+            live = app.bot_data.hub
             big = "x" * 256 * 1024
 
             async def documents(reader, timeout):  # a game changing fast, big views
