@@ -16,7 +16,13 @@ from bot.i18n import t
 from bot.models import GameRecord
 from bot.projection import Own, PlayView, Points, Projection, TrickView
 from bot.render.cards import rank_label, suit_groups
-from bot.render.table import dealer_team_line, name_of, result_lines, trump_label
+from bot.render.table import (
+    dealer_team_line,
+    name_of,
+    points_context,
+    result_lines,
+    trump_label,
+)
 from engine.cards import BJ, LJ, RANKS, points, rank_of, suit_of
 from engine.ranking import TRUMP
 from engine.seats import SEATS
@@ -82,6 +88,8 @@ def _points(points: Points, lang: str) -> dict[str, Any]:
         "take_over": points.take_over,
         "next": None if step is None else step[0],  # where the level table changes
         "penalty": points.penalty,
+        # what the total means, in the DM's words: the take-over, the next threshold
+        "context": points_context(points, lang),
         "cards": _cards(points.won, lang),
     }
 
@@ -181,6 +189,7 @@ def table_view(
             "steps": view.result.steps,
             "lines": result_lines(rec, view, lang),  # the group's own words (safe HTML)
             "next_dealer": view.result.next_dealer,
+            "levels": [rank_label(x) for x in view.result.levels_after],
             "match_over": view.match_winner is not None,
         }
     if p.own is not None:

@@ -1,6 +1,9 @@
 // The Mini App's table: reads the reader's view (api/view), follows it live (api/events, server-sent
 // events) and acts through api/act, which the bot handles as a tap on the DM's own buttons. Every
 // request carries Telegram's signed launch data (initData); nothing else says who is asking.
+// The page computes no rule: what may be played (me.playable), a legal selection (Hint) and every
+// number come from the bot. The one primary action of the moment is Telegram's MainButton, Hint
+// its SecondaryButton, the back from the last trick its BackButton.
 "use strict";
 
 const tg = (window.Telegram && window.Telegram.WebApp) || null;
@@ -9,13 +12,23 @@ const user = (tg && tg.initDataUnsafe && tg.initDataUnsafe.user) || {};
 const query = new URLSearchParams(location.search);
 const gameParam = query.get("game");
 
+// a finished trick stays on the table this long at least (then "Last trick" shows it again);
+// when the next lead asks you to follow, this long only (you need to see what was led)
+const HOLD_MS = 1800;
+const HOLD_MY_TURN_MS = 1200;
+
 const state = {
   words: {},
   view: null,
   sel: [], // positions in me.hand
   showLast: false,
+  hold: null, // {trick, until}: the trick just finished, drawn until the next lead
   deadlineAt: null,
   busy: false,
+  online: true,
+  note: null, // {text, alert, until}: an answer, shown in the prompt's place
+  sound: localStorage.getItem("sj.sound") === "1",
+  size: 0, // how far the hand's cards are shrunk to fit the viewport
 };
 const $ = (id) => document.getElementById(id);
 
@@ -43,6 +56,22 @@ function haptic(kind) {
   } catch (e) { /* older clients */ }
 }
 
+let audio = null;
+function beep() {
+  if (!state.sound) return;
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = 880;
+    gain.gain.setValueAtTime(0.12, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.18);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.2);
+  } catch (e) { /* no audio here */ }
+}
+
 function api(path, opts) {
   const headers = Object.assign({ Authorization: `tma ${initData}` }, (opts && opts.headers) || {});
   return fetch(path, Object.assign({}, opts, { headers }));
@@ -57,22 +86,48 @@ async function start() {
   if (tg) {
     tg.ready();
     tg.expand();
+    if (tg.MainButton) tg.MainButton.onClick(() => primary && primary.run());
+    if (tg.SecondaryButton) tg.SecondaryButton.onClick(() => secondary && secondary.run());
+    if (tg.BackButton) tg.BackButton.onClick(() => { setLast(false); });
+    if (tg.onEvent) tg.onEvent("viewportChanged", () => render());
   }
   const lang = (user.language_code || navigator.language || "zh").toLowerCase();
   state.words = await (await fetch(`api/texts?lang=${encodeURIComponent(lang)}`)).json();
   document.documentElement.lang = lang.startsWith("en") ? "en" : "zh";
   document.title = T("webapp.title");
   $("notice").textContent = T("webapp.loading");
-  $("last-btn").addEventListener("click", () => { state.showLast = !state.showLast; render(); });
+  $("sound").addEventListener("click", toggleSound);
   if (!initData) { $("notice").textContent = T("webapp.no_auth"); return; }
   const r = await api(withGame("api/view"));
   if (!r.ok) {
     $("notice").textContent = T(r.status === 404 ? "webapp.gone" : r.status === 401 ? "webapp.no_auth" : "webapp.refused");
     return;
   }
-  show(await r.json());
+  const view = await r.json();
+  restore(view);
+  show(view);
   if (document.visibilityState !== "hidden") follow();
   setInterval(tick, 250);
+}
+
+// ------------------------------------------------------------------ what a reload keeps
+// the selection and the open last-trick view, for the same moment of the same hand
+function saveKey(view) { return `sj.table.${view.game}`; }
+
+function save() {
+  const v = state.view;
+  if (!v || !v.me) return;
+  const kept = { hand_no: v.hand_no, version: v.version, sel: state.sel.map((i) => v.me.hand[i]), last: state.showLast };
+  try { sessionStorage.setItem(saveKey(v), JSON.stringify(kept)); } catch (e) { /* private mode */ }
+}
+
+function restore(view) {
+  let kept = null;
+  try { kept = JSON.parse(sessionStorage.getItem(saveKey(view)) || "null"); } catch (e) { kept = null; }
+  if (!kept || kept.hand_no !== view.hand_no || !view.me) return;
+  state.showLast = !!kept.last && !!view.last;
+  if (kept.version === view.version && view.me.my_turn) state.sel = positions(view.me.hand, kept.sel || []);
+  state.restored = kept.version === view.version;
 }
 
 // The stream is open only while the page is shown: hidden (a locked phone, Telegram minimised)
@@ -85,9 +140,18 @@ let pinger = null;
 function follow() {
   if (source) return;
   source = new EventSource(withGame(`api/events?auth=${encodeURIComponent(initData)}`));
-  source.onmessage = (ev) => { $("notice").textContent = ""; show(JSON.parse(ev.data)); };
-  source.onerror = () => { $("notice").textContent = T("webapp.offline"); };
+  source.onopen = () => online(true);
+  source.onmessage = (ev) => { online(true); show(JSON.parse(ev.data)); };
+  source.onerror = () => {
+    online(false);
+    // the browser tries again by itself, unless it gave the stream up: then a new one
+    if (source && source.readyState === EventSource.CLOSED) { unfollow(); setTimeout(refollow, 2000); }
+  };
   pinger = setInterval(here, PING_MS);
+}
+
+function refollow() {
+  if (!source && document.visibilityState !== "hidden") follow();
 }
 
 function unfollow() {
@@ -97,13 +161,20 @@ function unfollow() {
   clearInterval(pinger);
 }
 
+function online(yes) {
+  if (state.online === yes) return;
+  state.online = yes;
+  render();
+}
+
 async function here() {
   const v = state.view;
   if (!v || !source) return;
   try {
     const r = await api("api/here", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ game: v.game }) });
     if (r.status === 404) { unfollow(); follow(); } // the bot let the stream go: a new one
-  } catch (e) { /* offline: the stream's own error says so */ }
+    else if (r.ok) online(true);
+  } catch (e) { online(false); }
 }
 
 function shown(visible) {
@@ -111,6 +182,14 @@ function shown(visible) {
   if (visible) follow();
   else unfollow();
 }
+
+// the phone's own word on its network: gone, the banner at once; back, the stream again
+window.addEventListener("offline", () => online(false));
+window.addEventListener("online", () => {
+  if (source && source.readyState !== EventSource.OPEN) unfollow();
+  refollow();
+  here();
+});
 
 document.addEventListener("visibilitychange", () => shown(document.visibilityState === "visible"));
 if (tg && tg.onEvent) {
@@ -122,19 +201,28 @@ if (tg && tg.onEvent) {
 function show(view) {
   const old = state.view;
   const me = view.me;
+  const sameHand = old && old.hand_no === view.hand_no && old.game === view.game;
+  if (!sameHand && old) { // a new hand: nothing of the last one stays
+    state.hold = null;
+    state.showLast = false;
+    state.note = null;
+    state.showKitty = false;
+  }
+  if (sameHand && view.tricks_done > old.tricks_done && view.last) {
+    state.hold = { trick: view.last, until: performance.now() + HOLD_MS }; // the trick just won
+  }
   if (me) {
-    const wasMine = old && old.me && old.me.my_turn;
-    if (me.my_turn && !wasMine) haptic("warning");
+    const wasMine = old && old.me && old.me.my_turn && sameHand;
+    if (me.my_turn && !wasMine) { haptic("warning"); beep(); }
     // keep the selection where the same cards are still held
     const before = old && old.me ? state.sel.map((i) => old.me.hand[i]) : [];
     // a selection is for one turn: any move of the game clears it (only your own can come
     // during your turn), so a copy of a card just played is never left selected
-    if (!old || !me.my_turn || old.hand_no !== view.hand_no || old.version !== view.version) {
-      state.sel = [];
-    } else {
-      state.sel = positions(me.hand, before);
-    }
+    if (state.restored) state.restored = false;
+    else if (!old || !me.my_turn || !sameHand || old.version !== view.version) state.sel = [];
+    else state.sel = positions(me.hand, before);
   }
+  if (!view.last) state.showLast = false;
   state.view = view;
   state.deadlineAt = view.deadline == null ? null : performance.now() / 1000 + view.deadline;
   render();
@@ -150,26 +238,40 @@ function positions(hand, cards) {
   return out;
 }
 
+function holding() {
+  const hold = state.hold;
+  if (!hold) return null;
+  const v = state.view;
+  const follow = v && v.me && v.me.my_turn && v.trick && v.trick.plays.length;
+  const until = follow ? Math.min(hold.until, hold.until - HOLD_MS + HOLD_MY_TURN_MS) : hold.until;
+  return performance.now() < until ? hold : null;
+}
+
 function tick() {
+  if (state.hold && !holding()) { state.hold = null; render(); return; }
+  if (state.note && performance.now() > state.note.until) { state.note = null; renderPrompt(state.view); }
   const clock = $("clock");
-  if (state.deadlineAt == null) { clock.hidden = true; return; }
+  if (state.deadlineAt == null || !state.view) { clock.hidden = true; return; }
   const left = Math.max(0, Math.ceil(state.deadlineAt - performance.now() / 1000));
   clock.hidden = false;
   clock.textContent = T("webapp.seconds", { s: left });
-  clock.classList.toggle("low", left <= 10);
+  const mine = state.view.me && (state.view.me.my_turn || state.view.me.can_pass);
+  clock.classList.toggle("low", left <= 10 && !!mine);
+  clock.classList.toggle("other", !mine);
 }
 
 // ------------------------------------------------------------------ drawing
 function cardEl(card, extra) {
   const el = document.createElement("div");
-  el.className = "c" + (card.red ? " red" : "") + (card.joker ? " joker" : "") + (extra ? " " + extra : "");
+  el.className = "c" + (card.red ? " red" : "") + (card.joker ? " joker" : "") + (card.r === "10" ? " ten" : "") + (extra ? " " + extra : "");
   const r = document.createElement("span");
   r.className = "r";
   r.textContent = card.r;
   const s = document.createElement("span");
   s.className = "s";
-  s.textContent = card.joker ? "" : card.s;
+  s.textContent = card.joker ? "★" : card.s;
   el.append(r, s);
+  el.title = card.joker ? card.r : card.s + card.r;
   return el;
 }
 
@@ -177,6 +279,25 @@ function cardsEl(cards, mini) {
   const box = document.createElement("div");
   box.className = "cards" + (mini ? " mini" : "");
   for (const c of cards) box.append(cardEl(c));
+  return box;
+}
+
+// played cards, overlapped so each card's rank and suit stay in view (a strip of STRIP px),
+// in rows when a play is wider than its place
+const STRIP = 15;
+function fanEl(cards, width, cardWidth) {
+  const box = document.createElement("div");
+  box.className = "fan";
+  const per = Math.max(1, Math.floor((width - cardWidth) / STRIP) + 1);
+  const rows = Math.ceil(cards.length / per);
+  const each = Math.ceil(cards.length / rows);
+  for (let i = 0; i < cards.length; i += each) {
+    const row = cardsEl(cards.slice(i, i + each));
+    const n = Math.min(each, cards.length - i);
+    const step = n > 1 ? Math.min(cardWidth + 2, (width - cardWidth) / (n - 1)) : cardWidth;
+    row.style.setProperty("--step-overlap", `${Math.floor(Math.max(STRIP, step) - cardWidth)}px`);
+    box.append(row);
+  }
   return box;
 }
 
@@ -193,25 +314,55 @@ function render() {
   const v = state.view;
   if (!v) return;
   document.body.dataset.phase = v.phase || v.status;
+  renderBanner();
   if (!v.phase) { // lobby or a game without a match
     $("notice").textContent = T(v.status === "lobby" ? "webapp.lobby" : "webapp.over");
     return;
   }
+  $("notice").textContent = "";
+  const shown = shownTrick(v);
+  document.body.dataset.trick = shown.mode;
   renderBar(v);
+  renderSound();
   renderPoints(v);
-  renderSeats(v);
-  renderMiddle(v);
+  renderSeats(v, shown);
+  renderMiddle(v, shown);
   renderResult(v);
-  renderKitty(v);
   renderMine(v);
+  renderTelegram(v);
+  fit();
+  save();
+  tick();
+}
+
+function renderBanner() {
+  const banner = $("banner");
+  banner.hidden = state.online;
+  banner.textContent = T("webapp.offline_banner");
+}
+
+// which trick the table draws: the one being played; the one just won (its winner marked, for
+// HOLD_MS at least, and on until the next lead); or the last trick, asked for
+function shownTrick(v) {
+  if (state.showLast && v.last) return { trick: v.last, mode: "last" };
+  const held = holding();
+  if (held) return { trick: held.trick, mode: "won" };
+  if (v.trick && v.trick.plays.length) return { trick: v.trick, mode: "live" };
+  if (v.last && (v.phase === "playing" || v.phase === "done")) return { trick: v.last, mode: "won" };
+  return { trick: null, mode: "none" };
 }
 
 function renderBar(v) {
+  const mine = v.me ? v.seats[v.me.seat].team : null;
+  const trump = v.trump;
   const parts = [
     `<b>${T("webapp.hand", { n: v.hand_no })}</b>`,
-    T("webapp.level", { level: v.level }),
-    T("webapp.trump", { trump: v.trump }),
+    T("webapp.trump", { trump: `<span class="trump${/[♥♦]/.test(trump) ? " red" : ""}">${trump}</span>` }),
   ];
+  // both teams' levels (seats 0 and 1 are one of each team); after the hand, the new ones
+  const levels = ((v.result && v.result.levels) || v.levels || []).map((level, team) =>
+    `<span class="lv t${team}${team === mine ? " mine" : ""}">${T("webapp.team_level", { team: v.seats[team].team_name, level })}</span>`);
+  parts.push(levels.join(" "));
   if (!v.me) parts.push(T("webapp.watching"));
   if (v.paused) parts.push(T("webapp.paused"));
   $("info").innerHTML = parts.join(" · ");
@@ -220,19 +371,25 @@ function renderBar(v) {
 function renderPoints(v) {
   const box = $("points");
   const p = v.points;
-  if (!p || v.phase === "dealing" || v.phase === "after_deal") { box.hidden = true; return; }
+  if (!p || p.team == null || !["playing", "done"].includes(v.phase)) { box.hidden = true; box.innerHTML = ""; return; }
   box.hidden = false;
   box.innerHTML = "";
   const pts = document.createElement("span");
   pts.className = "pts";
   pts.textContent = T("webapp.points", { team: p.team_name, points: p.points });
   box.append(pts);
-  const bits = [];
-  if (p.take_over != null) bits.push(T("webapp.take_over", { n: p.take_over }));
-  if (p.next != null && p.next !== p.take_over) bits.push(T("webapp.next", { n: p.next }));
-  if (p.penalty) bits.push(T("webapp.penalty", { n: p.penalty }));
-  for (const b of bits) { const s = document.createElement("span"); s.textContent = b; box.append(s); }
-  if (p.cards.length) box.append(cardsEl(p.cards, true));
+  if (p.penalty) {
+    const pen = document.createElement("span");
+    pen.className = "pen";
+    pen.textContent = T("webapp.penalty", { n: p.penalty });
+    box.append(pen);
+  }
+  if (p.context) { // what the total means: the take-over, what changes next and where
+    const ctx = document.createElement("span");
+    ctx.className = "ctx";
+    ctx.textContent = p.context;
+    box.append(ctx);
+  }
   const bar = document.createElement("div");
   bar.className = "bar";
   const full = Math.max(p.take_over || 80, p.points, 1) * 1.5;
@@ -244,117 +401,143 @@ function renderPoints(v) {
   box.append(bar);
 }
 
-function playEl(v, play, trick, last) {
+function playEl(v, play, trick, mode, width) {
   const box = document.createElement("div");
-  box.className = "play" + (last ? " last" : "");
+  box.className = "play" + (mode === "last" ? " last" : "");
   if (!play) return box;
-  const best = trick.winner != null ? trick.winner === play.seat : trick.best === play.seat;
-  if (best) box.classList.add("best");
-  box.append(cardsEl(play.cards, true));
-  if (play.attempted) {
+  const done = trick.winner != null;
+  const best = done ? trick.winner === play.seat : trick.best === play.seat;
+  if (best) box.classList.add("best", done ? "won" : "leading");
+  const cw = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--pw")) || 26;
+  box.append(fanEl(play.cards, width, cw));
+  if (play.attempted) { // a failed throw: what was tried, never marked as winning
     const tried = document.createElement("div");
     tried.className = "tried";
     tried.textContent = T("webapp.failed_throw");
-    box.append(tried, cardsEl(play.attempted, true));
+    const attempt = cardsEl(play.attempted, true);
+    attempt.classList.add("attempt");
+    box.append(tried, attempt);
   }
-  const mark = document.createElement("div");
-  mark.className = "mark";
   const words = [];
   if (play.ruff) words.push(T("webapp.ruff"));
-  if (best) words.push(trick.winner != null ? T("webapp.won", { points: trick.points }) : T("webapp.best"));
-  mark.textContent = words.join(" · ");
-  box.append(mark);
+  if (best) words.push(done ? T("webapp.won", { points: trick.points }) : T("webapp.best"));
+  if (words.length) {
+    const mark = document.createElement("div");
+    mark.className = "mark";
+    mark.textContent = words.join(" · ");
+    box.append(mark);
+  }
   return box;
 }
 
-function renderSeats(v) {
+function tagEl(v, seat, pos) {
+  const s = v.seats[seat];
+  const tag = document.createElement("div");
+  const acts = v.to_act.seats.includes(seat) && v.phase !== "done";
+  tag.className = `tag team${s.team}` + (acts ? " acts" : "");
+  tag.dataset.seat = seat;
+  const name = document.createElement("span");
+  name.className = "name";
+  const you = v.me && v.me.seat === seat;
+  name.innerHTML = you ? `${s.name} (${T("webapp.you")})` : s.name;
+  const sub = document.createElement("span");
+  sub.className = "sub";
+  sub.innerHTML = `<span class="team">${s.team_name}</span> · ` + P("webapp.cards", s.count) + (s.auto ? " 🤖" : "");
+  if (v.dealer === seat) {
+    const b = document.createElement("span");
+    b.className = "badge";
+    b.textContent = T("webapp.dealer");
+    sub.prepend(b, " ");
+  }
+  tag.append(name, sub);
+  return tag;
+}
+
+function renderSeats(v, shown) {
   const order = seatOrder(v);
-  const trick = state.showLast || v.phase === "done" ? v.last : v.trick;
+  const trick = shown.trick;
+  const table = $("table").getBoundingClientRect();
   for (const [pos, seat] of Object.entries(order)) {
     const el = document.querySelector(`.seat[data-pos=${pos}]`);
     el.innerHTML = "";
-    const s = v.seats[seat];
-    const tag = document.createElement("div");
-    const acts = v.to_act.seats.includes(seat) && v.phase !== "done";
-    tag.className = `tag team${s.team}` + (acts ? " acts" : "");
-    const name = document.createElement("span");
-    name.className = "name";
-    name.innerHTML = s.name + (v.me && v.me.seat === seat ? ` (${T("webapp.you")})` : "");
-    const sub = document.createElement("span");
-    sub.className = "sub";
-    sub.innerHTML = `<span class="team">${s.team_name}</span> · ` +
-      P("webapp.cards", s.count) + (s.auto ? " 🤖" : "");
-    tag.append(name, sub);
-    if (v.dealer === seat) {
-      const b = document.createElement("span");
-      b.className = "badge";
-      b.textContent = T("webapp.dealer");
-      sub.prepend(b, " ");
-    }
     const play = trick ? trick.plays.find((p) => p.seat === seat) : null;
-    const playBox = playEl(v, play, trick, state.showLast);
+    const width = pos === "top" || pos === "bottom" ? table.width * 0.38 : table.width * 0.29;
+    const playBox = playEl(v, play, trick, shown.mode, Math.max(60, width - 4));
+    const tag = tagEl(v, seat, pos);
     if (pos === "top") el.append(tag, playBox);
     else el.append(playBox, tag);
-    if (pos === "bottom" && v.me) { el.innerHTML = ""; el.append(playBox); } // your hand is below
   }
 }
 
-function renderMiddle(v) {
+function askKey(v) {
+  if (v.phase === "chaodi") return "webapp.ask.chaodi";
+  if (v.phase === "after_deal") return v.shows.length ? "webapp.ask.overturn" : "webapp.ask.declare";
+  if (v.phase === "dealing") return v.shows.length ? "webapp.ask.overturn" : "webapp.ask.declare";
+  return null;
+}
+
+function renderMiddle(v, shown) {
   const status = $("status");
   const turn = v.to_act.seats.length === 1 ? v.to_act.seats[0] : null;
   let text = "";
+  status.className = "";
   if (v.phase === "dealing") text = T("webapp.dealing", { dealt: v.dealt, total: v.deal_total });
   else if (v.phase === "after_deal") text = T("webapp.window");
   else if (v.phase === "burying" && turn != null) text = T("webapp.burying", { name: nameOf(turn) });
   else if (v.phase === "chaodi" && turn != null) text = T("webapp.chaodi", { name: nameOf(turn) });
-  else if (v.phase === "playing" && turn != null) text = T("webapp.waiting", { name: nameOf(turn) });
-  if (v.me && v.me.my_turn) text = T(v.phase === "burying" ? "webapp.your_bury" : "webapp.your_turn");
+  else if (shown.mode === "last") text = T("webapp.last_trick");
+  else if (shown.mode === "won" && shown.trick.winner != null && v.phase === "playing") {
+    status.className = "won"; // the winner's play says it: won (N points)
+  } else if (v.phase === "playing" && turn != null) text = T("webapp.waiting", { name: nameOf(turn) });
+  if (v.me && v.me.my_turn && shown.mode === "live") text = T("webapp.your_turn");
+  if (v.me && v.me.my_turn && v.phase === "burying") text = T("webapp.your_bury");
   status.innerHTML = text;
   const shows = $("shows");
   shows.innerHTML = "";
-  if (["dealing", "after_deal", "burying", "chaodi"].includes(v.phase)) {
-    if (!v.shows.length && !v.revealed_kitty && !v.dealer_team) shows.textContent = T("webapp.no_show");
+  const before = ["dealing", "after_deal", "burying", "chaodi"].includes(v.phase);
+  if (before) {
+    if (!v.shows.length && !v.revealed_kitty && !v.dealer_team) {
+      const none = document.createElement("div");
+      none.className = "quiet";
+      none.textContent = T("webapp.no_show");
+      shows.append(none);
+    }
     if (v.dealer_team) {
       const line = document.createElement("div");
       line.textContent = v.dealer_team;
       shows.append(line);
     }
-    for (const s of v.shows) {
+    for (const s of v.shows.slice(-3)) {
       const line = document.createElement("div");
-      line.innerHTML = `${nameOf(s.seat)} ${s.action} `;
+      line.className = "line";
+      line.innerHTML = `<span>${nameOf(s.seat)} ${s.action}</span>`;
       line.append(cardsEl(s.cards, true));
-      line.style.display = "flex";
-      line.style.alignItems = "center";
-      line.style.gap = "4px";
-      shows.append(line);
-    }
-    if (v.revealed_kitty) {
-      const line = document.createElement("div");
-      line.textContent = T("webapp.shown_kitty", { cards: "" });
-      line.append(cardsEl(v.revealed_kitty, true));
       shows.append(line);
     }
   }
-  const last = $("last-btn");
-  last.hidden = !v.last || v.phase === "done";
-  last.textContent = state.showLast ? T("webapp.hide") : T("webapp.last_trick");
-  if (!v.last) state.showLast = false;
+  if (v.revealed_kitty) {
+    const line = document.createElement("div");
+    line.className = "line";
+    line.textContent = T("webapp.shown_kitty", { cards: "" });
+    line.append(cardsEl(v.revealed_kitty, true));
+    shows.append(line);
+  }
+  const kitty = v.me && v.me.kitty;
+  if (kitty && v.phase === "playing" && state.showKitty) { // the dealer's own kitty, asked for
+    const line = document.createElement("div");
+    line.className = "line quiet";
+    line.textContent = T("webapp.kitty");
+    line.append(cardsEl(kitty, true));
+    shows.append(line);
+  }
 }
 
 function renderResult(v) {
   const box = $("result");
-  if (!v.result) { box.hidden = true; return; }
+  if (!v.result || holding()) { box.hidden = true; box.innerHTML = ""; return; }
   box.hidden = false;
-  box.innerHTML = `<h3>${T("webapp.result", { n: v.hand_no })}</h3><div class="lines">${v.result.lines.map((l) => `<div>${l}</div>`).join("")}</div>`;
-}
-
-function renderKitty(v) {
-  const box = $("kitty");
-  const kitty = v.kitty || (v.me && v.me.kitty);
-  if (!kitty || v.result) { box.hidden = true; return; }
-  box.hidden = false;
-  box.innerHTML = `<h3>${T("webapp.kitty")}</h3>`;
-  box.append(cardsEl(kitty, true));
+  const next = v.result.match_over ? "" : `<div class="next">${T("webapp.next_dealer", { name: nameOf(v.result.next_dealer) })}</div>`;
+  box.innerHTML = `<h3>${T("webapp.result", { n: v.hand_no })}</h3><div class="lines">${v.result.lines.map((l) => `<div>${l}</div>`).join("")}${next}</div>`;
 }
 
 function handCards(me) {
@@ -363,7 +546,6 @@ function handCards(me) {
   const picked = me.picked ? [...me.picked] : [];
   const groups = [];
   const pickedGroup = [];
-  let index = 0;
   const taken = {};
   for (const g of me.groups) {
     const cards = [];
@@ -371,26 +553,33 @@ function handCards(me) {
       const pos = me.hand.findIndex((c, j) => c === card.id && !taken[j]);
       taken[pos] = true;
       const k = picked.indexOf(card.id);
-      if (k >= 0) { picked.splice(k, 1); pickedGroup.push({ card, pos, trump: g.trump }); }
+      if (k >= 0) { picked.splice(k, 1); pickedGroup.push({ card, pos, trump: g.trump, picked: true }); }
       else cards.push({ card, pos, trump: g.trump });
-      index++;
     }
     if (cards.length) groups.push(cards);
   }
   return { groups, pickedGroup };
 }
 
+function selectable(v) {
+  return !!(v.me && v.me.my_turn && !v.me.auto && (v.phase === "burying" || v.phase === "playing"));
+}
+
+// sizes of the hand's cards, largest first: the largest with which the page fits the viewport
+const SIZES = [[46, 68], [44, 62], [42, 56], [40, 52], [38, 48]];
+
 function renderMine(v) {
   const me = v.me;
   const mine = $("mine");
   mine.hidden = !me;
   if (!me) return;
+  const [cw] = SIZES[state.size];
   const hand = $("hand");
   hand.innerHTML = "";
   const { groups, pickedGroup } = handCards(me);
   const all = pickedGroup.length ? [...groups, pickedGroup] : groups;
-  const selectable = me.my_turn && (v.phase === "burying" || v.phase === "playing");
-  for (const row of rowsOf(all, hand.clientWidth || 348)) {
+  const playable = me.playable ? new Set(me.playable) : null;
+  for (const row of rowsOf(all, hand.clientWidth || 348, cw)) {
     const line = document.createElement("div");
     line.className = "row";
     line.style.setProperty("--overlap", `${row.overlap}px`);
@@ -398,14 +587,16 @@ function renderMine(v) {
       if (gi) { const gap = document.createElement("div"); gap.className = "gap"; line.append(gap); }
       const box = document.createElement("div");
       box.className = "group";
-      for (const { card, pos, trump } of group) {
-        const el = cardEl(card, (trump ? "trump" : "") + (group === pickedGroup ? " picked" : ""));
+      for (const { card, pos, trump, picked } of group) {
+        const dim = playable && !playable.has(card.id);
+        const el = cardEl(card, (trump ? "trump" : "") + (picked ? " picked" : "") + (dim ? " dim" : ""));
         if (state.sel.includes(pos)) el.classList.add("sel");
         el.dataset.pos = pos;
+        el.dataset.id = card.id;
         el.addEventListener("click", () => toggle(pos));
         box.append(el);
       }
-      if (group === pickedGroup) {
+      if (group.length && group[0] === pickedGroup[0]) {
         const label = document.createElement("span");
         label.className = "label";
         label.textContent = T("webapp.picked");
@@ -415,40 +606,76 @@ function renderMine(v) {
     });
     hand.append(line);
   }
-  renderPrompt(v, me);
-  renderActions(v, me, selectable);
+  renderPrompt(v);
+  renderAsks(v, me);
+  renderTools(v, me);
 }
 
-const CARD = 46;
-const GAP = 8;
-const READABLE = 17; // px of a covered card left in view: its rank and suit
+const GAP = 7;
+const READABLE = 0.42; // of a card's width left in view when covered: its rank and suit
 
-function overlapFor(groups, width) {
+function overlapFor(groups, width, card) {
   // the cards overlap so that the row fits the width: width = card + (n - 1) * step + gaps
   const n = groups.reduce((k, g) => k + g.length, 0);
   const gaps = (groups.length - 1) * GAP;
-  const step = n > 1 ? Math.min(CARD + 2, (width - CARD - gaps) / (n - 1)) : CARD;
-  return { step, overlap: Math.floor(step - CARD) };
+  const step = n > 1 ? Math.min(card + 2, (width - card - gaps) / (n - 1)) : card;
+  return { step, overlap: Math.floor(step - card) };
 }
 
-function rowsOf(groups, width) {
-  // one row if the cards stay readable, else two, split between suits (trumps first)
-  const one = overlapFor(groups, width);
-  if (one.step >= READABLE || groups.length < 2) return [{ groups, overlap: one.overlap }];
+function rowsOf(groups, width, card) {
+  // as few rows as keep every card readable (a strip of READABLE px), at most three; the
+  // rows as even as may be, broken between suits (trumps first) where one ends near the
+  // even point, else inside a suit
   const total = groups.reduce((k, g) => k + g.length, 0);
-  let best = 1;
-  let bestDiff = Infinity;
-  let count = 0;
-  groups.forEach((g, i) => {
-    count += g.length;
-    const diff = Math.abs(total / 2 - count);
-    if (i < groups.length - 1 && diff < bestDiff) { bestDiff = diff; best = i + 1; }
-  });
-  return [groups.slice(0, best), groups.slice(best)].map((gs) => ({ groups: gs, overlap: overlapFor(gs, width).overlap }));
+  let rows = [];
+  for (let n = 1; n <= 3; n++) {
+    rows = split(groups, total, n);
+    if (rows.every((gs) => overlapFor(gs, width, card).step >= READABLE * card)) break;
+  }
+  return rows.map((gs) => ({ groups: gs, overlap: overlapFor(gs, width, card).overlap }));
 }
 
-function renderPrompt(v, me) {
+function split(groups, total, n) {
+  if (n === 1) return [groups];
+  const target = Math.ceil(total / n);
+  const rows = [[]];
+  let count = 0;
+  for (const group of groups) {
+    let rest = group;
+    while (rest.length) {
+      const room = target - count;
+      const last = rows.length === n;
+      // a suit that fits, or would end this row near its even point, stays whole
+      if (last || rest.length <= room) {
+        rows[rows.length - 1].push(rest);
+        count += rest.length;
+        rest = [];
+      } else if (room <= 2 && count) { // near enough: a new row for this suit
+        rows.push([]);
+        count = 0;
+      } else {
+        const part = rest.slice(0, room);
+        rows[rows.length - 1].push(part);
+        rows.push([]);
+        count = 0;
+        rest = rest.slice(room);
+      }
+    }
+  }
+  return rows.filter((r) => r.length);
+}
+
+function renderPrompt(v) {
   const p = $("prompt");
+  if (!v || !v.me) return;
+  const me = v.me;
+  const note = state.note;
+  p.className = "";
+  if (note) {
+    p.className = note.alert ? "alert" : "toast";
+    p.textContent = note.text;
+    return;
+  }
   p.classList.toggle("turn", me.my_turn);
   const k = state.sel.length;
   let text = "";
@@ -456,9 +683,7 @@ function renderPrompt(v, me) {
   else if (v.phase === "burying" && me.my_turn) text = `${T("webapp.your_bury")} · ${T("webapp.selected", { k })}`;
   else if (v.phase === "playing" && me.my_turn) {
     text = me.needed ? T("webapp.need", { n: me.needed, k }) : `${T("webapp.lead")} · ${T("webapp.selected", { k })}`;
-  } else if (v.phase === "playing" && v.to_act.seats.length === 1) {
-    text = T("webapp.waiting", { name: nameOf(v.to_act.seats[0]) });
-  }
+  } else if (v.phase === "after_deal" && !me.can_pass && !me.shows.length) text = T("webapp.window_waiting");
   p.innerHTML = text;
 }
 
@@ -472,32 +697,159 @@ function button(label, onClick, ghost, name) {
   return b;
 }
 
-function renderActions(v, me, selectable) {
-  const box = $("actions");
+// the window's question and its choices (the shows as buttons; Pass is the MainButton)
+function renderAsks(v, me) {
+  const box = $("asks");
   box.innerHTML = "";
-  for (const option of me.shows.slice(0, 6)) {
+  const key = askKey(v);
+  const asked = me.shows.length || me.can_pass || me.can_redeal;
+  if (!key || !asked) { box.hidden = true; return; }
+  box.hidden = false;
+  const ask = document.createElement("div");
+  ask.className = "ask";
+  ask.innerHTML = T(key) + (me.can_pass ? ` ${T("webapp.ask.pass")}` : "");
+  box.append(ask);
+  const choices = document.createElement("div");
+  choices.className = "choices";
+  for (const option of me.shows.slice(0, 4)) {
     const label = `${option.label} ${option.shown.map((c) => c.joker ? c.r : c.s + c.r).join(" ")}`;
-    box.append(button(label, () => act("show", { cards: option.cards }), false, "show"));
+    choices.append(button(label, () => act("show", { cards: option.cards }), false, "show"));
   }
-  if (me.can_pass) box.append(button(T("btn.pass"), () => act("pass"), true, "pass"));
-  if (me.can_redeal) box.append(button(T("btn.redeal"), () => act("redeal"), true, "redeal"));
-  if (selectable) {
+  if (me.can_redeal) choices.append(button(T("btn.redeal"), () => act("redeal"), true, "redeal"));
+  if (choices.childElementCount) box.append(choices);
+}
+
+function renderTools(v, me) {
+  const box = $("tools");
+  box.innerHTML = "";
+  if (v.last && v.phase === "playing") {
+    const last = button(state.showLast ? T("webapp.hide") : T("webapp.last_trick"), () => setLast(!state.showLast), true, "last");
+    last.id = "last-btn";
+    last.setAttribute("aria-pressed", String(state.showLast));
+    box.append(last);
+  }
+  if (me.kitty && v.phase === "playing") {
+    const kitty = button(T("webapp.kitty"), () => { state.showKitty = !state.showKitty; render(); }, true, "kitty");
+    kitty.setAttribute("aria-pressed", String(!!state.showKitty));
+    box.append(kitty);
+  }
+  if (selectable(v) && state.sel.length) {
+    box.append(button(T("btn.clear"), () => { state.sel = []; haptic("select"); render(); }, true, "clear"));
+  }
+  box.hidden = !box.childElementCount;
+}
+
+function renderSound() {
+  const sound = $("sound");
+  sound.textContent = state.sound ? "🔔" : "🔕";
+  sound.title = sound.ariaLabel = state.sound ? T("webapp.sound_on") : T("webapp.sound_off");
+  sound.setAttribute("aria-pressed", String(state.sound));
+}
+
+function toggleSound() {
+  state.sound = !state.sound;
+  localStorage.setItem("sj.sound", state.sound ? "1" : "0");
+  if (state.sound) beep();
+  haptic("select");
+  renderSound();
+}
+
+function setLast(open) {
+  state.showLast = open && !!(state.view && state.view.last);
+  if (state.showLast) state.hold = null;
+  haptic("select");
+  render();
+}
+
+// ------------------------------------------------------------------ Telegram's own buttons
+let primary = null; // {text, active, run}
+let secondary = null;
+
+function primaryOf(v) {
+  const me = v.me;
+  if (!me) return null;
+  if (me.auto) return { text: T("btn.auto.off"), active: true, run: () => act("back") };
+  if (v.result && !v.result.match_over && v.status === "running" && !holding()) {
+    return { text: T("btn.next_hand"), active: true, run: () => act("next") };
+  }
+  if (selectable(v)) {
     const k = state.sel.length;
-    const label = v.phase === "burying" ? T("btn.bury", { n: k }) : T("btn.play");
-    const play = button(label, () => act("play", { cards: state.sel.map((i) => me.hand[i]) }), false, "play");
-    play.disabled = !k || (me.needed && k !== me.needed);
-    box.append(play, button(T("btn.hint"), () => act("hint"), true, "hint"));
-    if (k) box.append(button(T("btn.clear"), () => { state.sel = []; haptic("select"); render(); }, true, "clear"));
+    const need = v.phase === "burying" ? 8 : me.needed;
+    const text = v.phase === "burying" ? T("btn.bury", { n: k })
+      : need ? T("btn.play.count", { n: k, need }) : T("btn.play.n", { n: k });
+    return { text, active: k > 0 && (!need || k === need), run: () => play() };
   }
-  if (me.auto) box.append(button(T("btn.back"), () => act("back"), true, "back"));
-  if (v.result && !v.result.match_over && v.status === "running") {
-    box.append(button(T("btn.next_hand"), () => act("next"), false, "next"));
+  if (me.can_pass) return { text: T("btn.pass"), active: true, run: () => act("pass") };
+  return null;
+}
+
+function secondaryOf(v) {
+  if (!selectable(v)) return null;
+  const following = v.phase === "playing" && v.me.playable;
+  return { text: following ? T("webapp.match_lead") : T("btn.hint"), active: true, run: () => act("hint") };
+}
+
+function renderTelegram(v) {
+  primary = primaryOf(v);
+  secondary = secondaryOf(v);
+  if (!tg) return;
+  for (const [b, spec] of [[tg.MainButton, primary], [tg.SecondaryButton, secondary]]) {
+    if (!b) continue;
+    if (!spec) { if (b.isVisible) b.hide(); continue; }
+    if (b.setParams) b.setParams({ text: spec.text, is_active: spec.active, is_visible: true });
+    if (state.busy && b === tg.MainButton) b.showProgress && b.showProgress();
+    else b.hideProgress && b.hideProgress();
   }
+  if (tg.SecondaryButton && tg.SecondaryButton.setParams && secondary) tg.SecondaryButton.setParams({ position: "left" });
+  if (tg.BackButton) {
+    if (state.showLast && !tg.BackButton.isVisible) tg.BackButton.show();
+    if (!state.showLast && tg.BackButton.isVisible) tg.BackButton.hide();
+  }
+  const playing = v.me && v.status === "running" && v.phase !== "done";
+  if (playing && tg.enableClosingConfirmation) tg.enableClosingConfirmation();
+  if (!playing && tg.disableClosingConfirmation) tg.disableClosingConfirmation();
+}
+
+// the page fits the viewport: the hand's cards shrink until nothing is below its bottom
+function fit() {
+  const app = $("app");
+  const table = $("table");
+  const clipped = (el) => el.scrollHeight > el.clientHeight + 1;
+  const over = () => clipped(app) || clipped(table) || clipped($("middle")) || beyond(table) ||
+    $("mine").getBoundingClientRect().bottom > app.getBoundingClientRect().bottom + 1;
+  let size = 0;
+  apply(size);
+  while (over() && size < SIZES.length - 1) apply(++size);
+}
+
+// a seat's tag or play drawn past the table's edge (the grid's rows squeezed)
+function beyond(table) {
+  const box = table.getBoundingClientRect();
+  return [...table.querySelectorAll(".seat > *")].some((el) => {
+    const r = el.getBoundingClientRect();
+    return r.height && (r.bottom > box.bottom + 1 || r.top < box.top - 1);
+  });
+}
+
+function apply(size) {
+  const [cw, ch] = SIZES[size];
+  const root = document.documentElement.style;
+  const changed = state.size !== size;
+  state.size = size;
+  root.setProperty("--cw", `${cw}px`);
+  root.setProperty("--ch", `${ch}px`);
+  if (changed && state.view && state.view.me) renderMine(state.view); // rows depend on the card width
 }
 
 function toggle(pos) {
   const v = state.view;
-  if (!v || !v.me || !v.me.my_turn || !["burying", "playing"].includes(v.phase)) return;
+  if (!v || !selectable(v)) return;
+  const id = v.me.hand[pos];
+  if (v.me.playable && !v.me.playable.includes(id) && !state.sel.includes(pos)) {
+    haptic("error");
+    note(T("webapp.cannot_play"), true);
+    return;
+  }
   const i = state.sel.indexOf(pos);
   if (i >= 0) state.sel.splice(i, 1);
   else state.sel.push(pos);
@@ -505,18 +857,37 @@ function toggle(pos) {
   render();
 }
 
+function play() {
+  const v = state.view;
+  state.hold = null; // the player moved on: the table draws their lead at once
+  act("play", { cards: state.sel.map((i) => v.me.hand[i]) });
+}
+
 async function act(action, extra) {
   const v = state.view;
-  if (state.busy || !v) return;
+  if (!v) return;
+  if (!state.online) { haptic("error"); note(T("webapp.offline_refused"), true); return; }
+  if (state.busy) return;
   state.busy = true;
+  renderTelegram(v);
   try {
     const body = Object.assign({ game: v.game, action, hand: v.hand_no, version: v.version }, extra || {});
-    const r = await api("api/act", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    if (r.status === 429) { toast("…", true); return; }
+    let r;
+    try {
+      r = await api("api/act", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    } catch (e) {
+      state.online = false;
+      haptic("error");
+      note(T("webapp.offline_refused"), true);
+      return;
+    }
+    if (r.status === 429) { note("…", true); return; }
     const answer = await r.json();
     if (answer.alert) haptic("error");
     else if (action === "play") haptic("medium");
-    if (answer.text && (answer.alert || action !== "hint")) toast(answer.text, answer.alert);
+    if (answer.text && answer.alert) note(answer.text, true);
+    else if (answer.text && !["hint", "play"].includes(action)) note(answer.text, false);
+    state.busy = false;
     show(answer.view);
     if (action === "hint" && answer.view.me) {
       state.sel = positions(answer.view.me.hand, answer.view.me.selection);
@@ -524,20 +895,14 @@ async function act(action, extra) {
     }
   } finally {
     state.busy = false;
+    if (state.view) renderTelegram(state.view);
   }
 }
 
-let toastTimer = null;
-function toast(text, alert) {
-  const el = $("toast");
-  el.textContent = text;
-  el.className = alert ? "alert" : "";
-  // just above the player's own cards: the points line and the table stay readable
-  const mine = $("mine").getBoundingClientRect();
-  el.style.bottom = `${Math.max(8, window.innerHeight - mine.top + 6)}px`;
-  el.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { el.hidden = true; }, alert ? 3000 : 1500);
+// an answer, in the prompt's place above the hand: it covers no card and no seat
+function note(text, alert) {
+  state.note = { text, alert, until: performance.now() + (alert ? 3000 : 1500) };
+  if (state.view) renderPrompt(state.view);
 }
 
 window.addEventListener("resize", render);
