@@ -247,10 +247,9 @@ class Table:
                 self.did[f"shot {name} {phase}"] += 1
         self.did["checked"] += 1
 
-    def step(self) -> bool:
-        """One step of Alice's if it is hers to take; returns whether she acted."""
+    def step(self, view: dict[str, Any]) -> bool:
+        """One step of Alice's if it is hers to take at ``view``; returns whether she acted."""
         app = self.app
-        view = view_of(app)
         if view["result"] is not None or view["phase"] is None:
             return False
         me = view["me"]
@@ -451,7 +450,7 @@ class Table:
             ):
                 self.offline()
                 continue
-            if not self.step():
+            if not self.step(view):
                 app.wait_for_timeout(40)
 
     def result(self) -> None:
