@@ -141,7 +141,7 @@ def _plays(rec: GameRecord, trick: TrickView, upto: int, lang: str, live: bool =
             lang,
             "dm.play",
             name=name_of(rec, play.seat, lang),
-            cards=play_text(play, lang),
+            cards=play_text(rec, play, lang),
             mark=t(lang, "table.best") if play.seat == best else "",
         )
         for play in trick.plays[:upto]

@@ -104,11 +104,11 @@ def kitty_decided(view: PublicView, lang: str) -> str | None:
     return t(lang, "table.kitty_decided", cards=cards, trump=suit_label(view.trump, lang))
 
 
-def play_text(play: PlayView, lang: str) -> str:
+def play_text(rec: GameRecord, play: PlayView, lang: str) -> str:
     """A play's cards; a failed throw says what was tried, what beat it and the
     penalty; a successful throw (甩牌) and a ruff (毙) are marked (the engine's)."""
     if play.attempted is not None:
-        return failed_throw_text(play, lang)
+        return failed_throw_text(rec, play, lang)
     cards = cards_label(play.cards, lang)
     return cards + t(lang, f"mark.{play.mark}") if play.mark else cards
 
@@ -118,14 +118,19 @@ def signed(n: int) -> str:
     return f"{n:+d}".replace("-", "\u2212")
 
 
-def failed_throw_text(play: PlayView, lang: str) -> str:
+def failed_throw_text(rec: GameRecord, play: PlayView, lang: str) -> str:
     """A failed throw explained (RULES 8.3): what was tried, the unit that failed and
-    who holds what beat it, the forced play and the penalty as a figure of its own."""
+    who holds what beat it (RULES 13: the first seat after the thrower that can, its
+    lowest such unit, the engine's), the forced play and the penalty as a figure of its own."""
     tried = cards_label(play.attempted or (), lang)
     cards = cards_label(play.cards, lang)
     if play.beaten_by:
         beaten_by = cards_label(play.beaten_by, lang)
-        text = t(lang, "table.throw_failed.by", tried=tried, cards=cards, beaten_by=beaten_by)
+        holder = play.beaten_by_seat
+        name = name_of(rec, holder, lang) if holder is not None else "?"
+        text = t(
+            lang, "table.throw_failed.by", tried=tried, cards=cards, beaten_by=beaten_by, name=name
+        )
     else:
         text = t(lang, "table.throw_failed", tried=tried, cards=cards)
     if play.penalty:
@@ -163,7 +168,7 @@ def trick_block(rec: GameRecord, p: Projection, trick: TrickView, lang: str) -> 
     for play in trick.plays:
         best = trick.winner is None and play.seat == trick.best
         mark = t(lang, "table.best") if best else ""
-        text = play_text(play, lang)
+        text = play_text(rec, play, lang)
         lines.append(t(lang, "table.play", name=name_of(rec, play.seat, lang), cards=text) + mark)
     if trick.winner is None and p.turn is not None and p.live:
         lines.append(t(lang, "table.waiting", name=name_of(rec, p.turn, lang)))

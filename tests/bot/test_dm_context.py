@@ -67,10 +67,10 @@ def test_a_ruff_and_a_throw_that_stood_are_marked_in_the_trick_line():
     king = parse_cards("KS KH KC KD")[side]
     low_trump = parse_cards("3S 3H 3C 3D")[trump] if trump is not None else None
     view.tricks = [Trick(leader=0, plays=[PlayRecord(seat=0, cards=[ace, king])])]
-    assert play_text(trick_view(view, 1).plays[0], "zh").endswith("（甩牌）")
+    assert play_text(record(), trick_view(view, 1).plays[0], "zh").endswith("（甩牌）")
     if low_trump is not None:
         ruff = PlayRecord(seat=1, cards=[low_trump])
         view.tricks = [Trick(leader=0, plays=[PlayRecord(seat=0, cards=[ace]), ruff])]
         play = trick_view(view, 1).plays[1]
-        assert play_text(play, "en").endswith(" (ruff)")
-        assert play_text(play, "zh").endswith("（毙）")
+        assert play_text(record(), play, "en").endswith(" (ruff)")
+        assert play_text(record(), play, "zh").endswith("（毙）")

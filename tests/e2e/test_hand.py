@@ -255,6 +255,8 @@ async def test_four_people_play_a_whole_hand_through_their_dms(tmp_path):
                     tried=cards_label(hand.ctx.sorted(list(play.attempted)), "en"),
                     cards=cards_label(hand.ctx.sorted(list(play.cards)), "en"),
                     beaten_by=cards_label(hand.ctx.sorted(list(play.beaten_by)), "en"),
+                    # RULES 13: the seat that shows it is named
+                    name=name(play.beaten_by_seat),
                 )
                 penalty = failed_throw_penalty(hand.rules, play, hand.defenders)
                 line += t("en", "table.throw_failed.penalty", penalty=signed(penalty))
