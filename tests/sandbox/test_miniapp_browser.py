@@ -93,7 +93,7 @@ LAYOUT = """() => {
   const app = document.getElementById("app");
   if (app.scrollHeight > app.clientHeight + 0.5) out.push("the table scrolls");
   const table = box(document.getElementById("table"));
-  for (const el of document.querySelectorAll(".seat > *, #middle > *")) {
+  for (const el of document.querySelectorAll(".seat > *, .seat .mark, .seat .tried, #middle > *")) {
     const r = box(el);
     if (r.height && (r.top < table.top - 0.5 || r.bottom > table.bottom + 0.5 ||
         r.left < table.left - 0.5 || r.right > table.right + 0.5))
@@ -286,7 +286,7 @@ class Table:
             self.throw(view)
             return True
         following = bool(view["trick"] and view["trick"]["plays"])
-        app.wait_for_function("!holding()")  # the trick just won gives way to the lead
+        app.wait_for_function("!state.hold")  # the trick just won gives way to the lead
         self.check("follow" if following else "lead")
         if following:
             dimmed, unplayable = app.evaluate(DIMMED)

@@ -210,6 +210,7 @@ function show(view) {
   }
   if (sameHand && view.tricks_done > old.tricks_done && view.last) {
     state.hold = { trick: view.last, until: performance.now() + HOLD_MS }; // the trick just won
+    for (const ms of [HOLD_MY_TURN_MS, HOLD_MS]) setTimeout(tick, ms + 5); // gives way on time
   }
   if (me) {
     const wasMine = old && old.me && old.me.my_turn && sameHand;
