@@ -54,7 +54,9 @@ from bot.table.events import (
     Event,
     HandClosed,
     HandResent,
+    Selected,
     TookOver,
+    Warned,
 )
 from bot.webapp.links import direct_link, table_url
 from engine.events import TrickWon
@@ -68,6 +70,9 @@ DEAL_CALM_SECONDS = 8.0
 # for a finished trick (at once): a play costs a DM edit for who played and one for
 # who plays next; the group gets well under one edit a play
 CALM_INTERVALS = 2.0
+# what changes a DM only (a selection, a turn's warning, a hand sent anew): the group's
+# messages are not rendered again for it
+_PRIVATE = (Selected, Warned, HandResent)
 # who pressed lately is swept of old presses once it holds this many (then twice what is left)
 SWEEP_AT = 1024
 
@@ -178,7 +183,8 @@ class Publisher:
         for e in events:
             if isinstance(e, HandResent):
                 self.renew_dm(rec, e.seat)
-        self._group(game, events, full)
+        if full or not events or not all(isinstance(e, _PRIVATE) for e in events):
+            self._group(game, events, full)
         if game.match is not None and rec.status in ("running", "finished", "ended"):
             for seat in range(4):
                 self._dm(game, seat)
@@ -298,9 +304,9 @@ class Publisher:
         resend = last is not None and (last.hand_no != hand.hand_number or turn_came)
         # cards as they are dealt: calm; anything else (a show option, a show) at once
         dealing = hand.phase == "dealing" and rec.status == "running"
-        urgent = last is not None and last.needs.beyond_deal() != needs.beyond_deal()
+        urgent = dealing and last is not None and last.needs.beyond_deal() != needs.beyond_deal()
         calm = DEAL_CALM_SECONDS if dealing else 0.0
-        box.put(key, content, resend=resend, calm=calm, urgent=dealing and urgent)
+        box.put(key, content, resend=resend, calm=calm, urgent=urgent)
         self._dms[(rec.id, seat)] = _Shown(hand.hand_number, needs)
 
 

@@ -10,6 +10,7 @@ card never sits among its printed suit; then each side suit.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from bot.i18n import t
 from engine.cards import BJ, RANKS, rank_of, suit_of
@@ -22,6 +23,7 @@ def suit_label(suit: int | None, lang: str) -> str:
     return t(lang, "no_trump") if suit is None else SUIT_MARKS[suit]
 
 
+@lru_cache(maxsize=1024)
 def card_label(card: int, lang: str) -> str:
     suit, rank = suit_of(card), rank_of(card)
     if suit is None or rank is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TypeVar
 
 import regex
@@ -22,6 +23,7 @@ ROW_UNITS = 40
 _GRAPHEME = regex.compile(r"\X")
 
 
+@lru_cache(maxsize=4096)  # labels repeat: the cards' (✓ or not), the buttons'
 def label_units(text: str) -> int:
     """A label's width in units: an emoji or a CJK character 2, anything else 1, plus 1
     of the button's padding."""

@@ -9,6 +9,7 @@ grapheme cluster (what a reader sees as one character).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from html import escape
 
 import regex
@@ -36,6 +37,7 @@ def isolate(name: str) -> str:
     return FSI + _ISOLATE_MARKS.sub("", name) + PDI
 
 
+@lru_cache(maxsize=4096)  # the same names, in every message of their tables
 def shown(name: str, limit: int | None = None) -> str:
     """A person's (or a group's) name for an HTML message: cut, escaped, isolated."""
     return isolate(escape(clip(name, limit) if limit else name))
