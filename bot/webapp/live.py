@@ -3,11 +3,13 @@
 The open apps (:class:`Readers`) are told of the one change path (the publisher calls
 ``changed`` when a change is published, under the game's lock), which wakes each open
 app's stream; the stream then builds its view once the change is done (a slow reader
-skips states, never falls behind). While a person has an app open their DM may wait
-(the publisher asks ``connected``); when their last app closes the game is published
-again (:class:`Hub`), so the DM catches up at once, and they count as away until they
-press again (a turn reaching them notifies). The countdown is the turn's deadline as
-``bot.timers`` keeps it (the DM shows the same), or the after-deal window's.
+skips states, never falls behind), from the reader's projection (``bot.projection``:
+built once per change, the one the DM of that seat renders). While a person has an app
+open their DM may wait (the publisher asks ``connected``); when their last app closes the
+game is published again (:class:`Hub`), so the DM catches up at once, and they count as
+away until they press again (a turn reaching them notifies). The countdown is the
+projection's deadline: the turn's or the after-deal window's, as the table's clocks have
+it (the DM shows the same).
 
 An app is open while its event stream is and while its page says it is shown (the page
 closes its stream when hidden, e.g. a locked phone, and says ``here`` every
