@@ -23,7 +23,6 @@ import aiohttp
 
 from bot.fake_telegram import FakeClock, FakeTelegram, RateLimits
 from bot.webapp.live import PING_SECONDS
-from bot.webapp.server import hub
 from engine.players import choose_bury, suggest
 from tests.e2e.harness import running_bot, service
 from tests.e2e.test_budget import SharedTime, start_a_table, writes
@@ -86,7 +85,7 @@ class Table:
             assert r.status == 200
             stream = self.streams[seat] = Stream(seat, r, self.arrived)
             self.tasks.append(asyncio.create_task(stream.follow()))
-        while not all(hub(self.app).connected(user.id) for user in people):
+        while not all(self.app.bot_data.hub.connected(user.id) for user in people):
             await asyncio.sleep(0.01)
 
     def close(self) -> None:
