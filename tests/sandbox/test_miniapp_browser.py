@@ -93,7 +93,7 @@ LAYOUT = """() => {
   const app = document.getElementById("app");
   if (app.scrollHeight > app.clientHeight + 0.5) out.push("the table scrolls");
   const table = box(document.getElementById("table"));
-  for (const el of document.querySelectorAll(".seat > *, .seat .mark, .seat .tried, #middle > *")) {
+  for (const el of document.querySelectorAll(".seat > *, .seat .mark, .seat .tried, .tag .name, .tag .sub > *, #middle > *")) {
     const r = box(el);
     if (r.height && (r.top < table.top - 0.5 || r.bottom > table.bottom + 0.5 ||
         r.left < table.left - 0.5 || r.right > table.right + 0.5))

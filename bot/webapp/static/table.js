@@ -443,7 +443,7 @@ function tagEl(v, seat, pos) {
   name.innerHTML = you ? `${s.name} (${T("webapp.you")})` : s.name;
   const sub = document.createElement("span");
   sub.className = "sub";
-  sub.innerHTML = `<span class="team">${s.team_name}</span> · ` + P("webapp.cards", s.count) + (s.auto ? " 🤖" : "");
+  sub.innerHTML = `<span class="team">${s.team_name}</span> · <span class="count">${P("webapp.cards", s.count)}</span>` + (s.auto ? " 🤖" : "");
   if (v.dealer === seat) {
     const b = document.createElement("span");
     b.className = "badge";
@@ -572,8 +572,9 @@ const SIZES = [[46, 68], [44, 62], [42, 56], [40, 52], [38, 48]];
 function renderMine(v) {
   const me = v.me;
   const mine = $("mine");
-  mine.hidden = !me;
-  if (!me) return;
+  // after the hand, nothing in it: the result has the room
+  mine.hidden = !me || (!me.hand.length && !me.shows.length && !me.can_pass);
+  if (mine.hidden) { $("hand").innerHTML = ""; return; }
   const [cw] = SIZES[state.size];
   const hand = $("hand");
   hand.innerHTML = "";
