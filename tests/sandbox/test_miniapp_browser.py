@@ -565,7 +565,17 @@ def on_a_phone(browser: Browser, address: str, errors: list[str]) -> None:
             assert close.bounding_box()["y"] < frame["y"]  # in the header, above the app
             if leave == "back":
                 phone.go_back()
-            else:
+            else:  # the app's BackButton shows in the header, as in Telegram, and goes back
+                app = phone.frame(url=re.compile("/webapp/"))
+                assert app is not None
+                app.evaluate(
+                    "window.__back = 0; Telegram.WebApp.BackButton.onClick(() => window.__back++);"
+                    " Telegram.WebApp.BackButton.show()"
+                )
+                expect(close).to_have_text("‹ Back")
+                close.click()  # (the table's own handler hides it: no last trick is open)
+                app.wait_for_function("window.__back === 1")
+                expect(close).to_have_text("✕ Close")
                 phone.screenshot(path=str(ARTIFACTS / "miniapp-phone-sandbox.png"))
                 close.click()
             expect(sheet).to_have_count(0)

@@ -7,6 +7,8 @@
 
 TEXTS.zh.miniapp_close = "✕ 关闭";
 TEXTS.en.miniapp_close = "✕ Close";
+TEXTS.zh.miniapp_back = "‹ 返回";
+TEXTS.en.miniapp_back = "‹ Back";
 
 async function openMiniApp(button) {
   const res = await fetch("/api/webapp", {
@@ -27,7 +29,11 @@ async function openMiniApp(button) {
       '<iframe class="miniapp-frame" title="Mini App"></iframe>';
     const close = panel.querySelector(".miniapp-close");
     close.textContent = tr("miniapp_close");
-    close.addEventListener("click", closeMiniApp);
+    close.addEventListener("click", () => {
+      const frame = panel.querySelector("iframe");
+      if (panel.dataset.back) frame.contentWindow.postMessage({ type: "miniapp-back" }, "*");
+      else closeMiniApp();
+    });
     document.body.append(panel);
     document.body.classList.add("with-miniapp");
     panel.style.setProperty("--close-width", `${close.offsetWidth}px`);
@@ -51,6 +57,16 @@ window.addEventListener("popstate", () => {
   if (document.getElementById("miniapp")) closeMiniApp();
 });
 
+// the app's BackButton (Telegram.WebApp.BackButton), shown in the header in the close
+// control's place, as Telegram shows it; a tap goes back to the app
 window.addEventListener("message", (ev) => {
   if (ev.data && ev.data.type === "miniapp-close") closeMiniApp();
+  if (ev.data && ev.data.type === "miniapp-back-button") {
+    const panel = document.getElementById("miniapp");
+    if (!panel) return;
+    const close = panel.querySelector(".miniapp-close");
+    const back = !!ev.data.visible;
+    panel.dataset.back = back ? "1" : "";
+    close.textContent = tr(back ? "miniapp_back" : "miniapp_close");
+  }
 });

@@ -32,6 +32,7 @@
   const haptics = (window.__haptics = []);
   const handlers = {};
   const emit = (name) => { for (const f of handlers[name] || []) { try { f.call(app); } catch (e) { setTimeout(() => { throw e; }); } } };
+  const framed = window.parent !== window;
   const post = (type, data) => { if (window.parent !== window) window.parent.postMessage(Object.assign({ type }, data), "*"); };
 
   // ------------------------------------------------------------ the bottom bar
@@ -53,7 +54,10 @@
     }
     bar.innerHTML = "";
     const back = app.BackButton;
-    if (back.isVisible) bar.append(element(back, "tg-back-button", "‹", "flex:0 0 44px;", themeParams.secondary_bg_color, themeParams.text_color));
+    // in the sandbox's panel, as in Telegram, the back button is in the header above the
+    // app (where the close control is); a page opened alone draws it in the bar
+    post("miniapp-back-button", { visible: back.isVisible });
+    if (back.isVisible && !framed) bar.append(element(back, "tg-back-button", "‹", "flex:0 0 44px;", themeParams.secondary_bg_color, themeParams.text_color));
     const second = app.SecondaryButton;
     const main = app.MainButton;
     const items = [];
@@ -160,6 +164,11 @@
     },
   };
   window.Telegram = { WebApp: app };
+  window.addEventListener("message", (ev) => {
+    if (!ev.data || ev.data.type !== "miniapp-back" || !app.BackButton.isVisible) return;
+    for (const f of [...app.BackButton._clicks]) f();
+    emit("backButtonClicked");
+  });
   window.addEventListener("resize", draw);
   draw();
 })();
