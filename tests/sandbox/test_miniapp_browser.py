@@ -227,6 +227,7 @@ class Table:
         self.did: Counter[str] = Counter()
         self.shots: list[Path] = []
         self.held: list[float] = []
+        self.old: Page | None = None  # a third page, as a client before Bot API 7.10 opens it
 
     def T(self, key: str, **values: Any) -> str:
         return t(self.lang, key, **values)
@@ -309,6 +310,12 @@ class Table:
         played alone and the table shows what was tried, not marked as winning."""
         app, me = self.app, view["me"]
         self.check("lead")
+        if self.old is not None:  # no SecondaryButton there: Hint is a button of the page
+            old = self.old
+            expect(old.locator("#tools [data-act=hint]")).to_have_text(self.T("btn.hint"))
+            expect(old.locator(SECOND)).to_have_count(0)
+            expect(old.locator(MAIN)).to_be_visible()
+            readable(old, "Bot API 7.0 lead")
         cards = failing_throw(me["groups"])
         taken: set[int] = set()
         for card in cards:
@@ -644,6 +651,10 @@ def test_a_whole_hand_through_the_mini_app_readable_at_every_phase(
             other = open_app(browser, address, src, errors, "other", size2, scheme2, locale)
             names = (f"{size['width']}-{scheme}", f"{size2['width']}-{scheme2}")
             table = Table(lang, app, other, names)
+            if not english:
+                old = src.replace("tgWebAppVersion=8.0", "tgWebAppVersion=7.0")
+                assert old != src
+                table.old = open_app(browser, address, old, errors, "old", SMALL, "dark", locale)
             table.play_the_hand(page if english else None)
             table.result()
             did = table.did

@@ -724,6 +724,12 @@ function renderAsks(v, me) {
 function renderTools(v, me) {
   const box = $("tools");
   box.innerHTML = "";
+  for (const [name, version, spec, act] of [["SecondaryButton", "7.10", secondaryOf(v), "hint"], ["MainButton", "6.0", primaryOf(v), "main"]]) {
+    if (has(name, version) || !spec) continue;
+    const b = button(spec.text, () => spec.run(), act === "hint", act);
+    b.disabled = !spec.active;
+    box.append(b);
+  }
   if (v.last && v.phase === "playing") {
     const last = button(state.showLast ? T("webapp.hide") : T("webapp.last_trick"), () => setLast(!state.showLast), true, "last");
     last.id = "last-btn";
@@ -791,19 +797,25 @@ function secondaryOf(v) {
   return { text: following ? T("webapp.match_lead") : T("btn.hint"), active: true, run: () => act("hint") };
 }
 
+// Telegram's own buttons where the client has them (SecondaryButton since Bot API 7.10); an
+// older client gets the same actions as buttons of the page (renderTools)
+function has(name, version) {
+  return !!(tg && tg[name] && (!tg.isVersionAtLeast || tg.isVersionAtLeast(version)));
+}
+
 function renderTelegram(v) {
   primary = primaryOf(v);
   secondary = secondaryOf(v);
   if (!tg) return;
-  for (const [b, spec] of [[tg.MainButton, primary], [tg.SecondaryButton, secondary]]) {
+  for (const [b, spec] of [[has("MainButton", "6.0") && tg.MainButton, primary], [has("SecondaryButton", "7.10") && tg.SecondaryButton, secondary]]) {
     if (!b) continue;
     if (!spec) { if (b.isVisible) b.hide(); continue; }
     if (b.setParams) b.setParams({ text: spec.text, is_active: spec.active, is_visible: true });
     if (state.busy && b === tg.MainButton) b.showProgress && b.showProgress();
     else b.hideProgress && b.hideProgress();
   }
-  if (tg.SecondaryButton && tg.SecondaryButton.setParams && secondary) tg.SecondaryButton.setParams({ position: "left" });
-  if (tg.BackButton) {
+  if (has("SecondaryButton", "7.10") && secondary) tg.SecondaryButton.setParams({ position: "left" });
+  if (has("BackButton", "6.1")) {
     if (state.showLast && !tg.BackButton.isVisible) tg.BackButton.show();
     if (!state.showLast && tg.BackButton.isVisible) tg.BackButton.hide();
   }
