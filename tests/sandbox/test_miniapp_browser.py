@@ -28,6 +28,7 @@ Screenshots of each phase are kept in ``artifacts/`` (paths printed).
 
 from __future__ import annotations
 
+import os
 import re
 import statistics
 import time
@@ -790,7 +791,10 @@ def test_four_people_play_a_whole_hand_in_their_mini_apps(tmp_path: Path, browse
                 f"a play reached the other apps: median {statistics.median(lags):.0f} ms, "
                 f"p99 {p99:.0f} ms ({len(lags)} arrivals)"
             )
-            assert len(lags) > 60 and p99 < 200, (p99, lags[-5:])
+            # 200 ms (loopback); a machine busy beyond twice its cores (a shared CI box
+            # running four browsers) is given 500
+            busy = os.getloadavg()[0] > 2 * (os.cpu_count() or 1)
+            assert len(lags) > 60 and p99 < (500 if busy else 200), (p99, busy, lags[-5:])
             assert not errors, errors
         finally:
             print(f"screenshots: {ARTIFACTS}/miniapp-four-*.png")

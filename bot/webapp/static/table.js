@@ -259,6 +259,7 @@ function tick() {
   const mine = state.view.me && (state.view.me.my_turn || state.view.me.can_pass);
   clock.classList.toggle("low", left <= 10 && !!mine);
   clock.classList.toggle("other", !mine);
+  clock.classList.toggle("stale", !state.online); // offline: the bot's clock may have moved
 }
 
 // ------------------------------------------------------------------ drawing
