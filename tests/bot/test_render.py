@@ -550,3 +550,16 @@ def test_the_hand_as_text_uses_the_readers_punctuation():
     zh, en = hand_lines(m.hand.ctx, cards, "zh"), hand_lines(m.hand.ctx, cards, "en")
     assert zh[0].startswith("主：") and ": " not in "".join(zh)
     assert en[0].startswith("Trumps: ")
+
+
+def test_the_dm_says_a_炒底_window_left_to_run_out_counts_as_a_pass_not_托管():
+    from bot.projection import Deadline
+    from bot.render.hand import _clock_line
+
+    turn = Deadline(60, 0.0, 0.0)
+    chaodi = Deadline(60, 0.0, 0.0, optional=True)
+    for lang in ("en", "zh"):
+        assert "托管" in _clock_line(turn, lang)
+        assert "托管" not in _clock_line(chaodi, lang)
+    assert "counts as a pass" in _clock_line(chaodi, "en")
+    assert t("zh", "btn.pass") in _clock_line(chaodi, "zh")
