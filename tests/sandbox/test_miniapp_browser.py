@@ -114,6 +114,11 @@ LAYOUT = """() => {
       if (w > 1 && h > 1) out.push(`"${a.textContent.slice(0, 20)}" overlaps "${b.textContent.slice(0, 20)}"`);
     }
   }
+  for (const label of document.querySelectorAll("#hand .label")) {  // "From the kitty" on top
+    const r = box(label);
+    const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (at !== label) out.push(`the label "${label.textContent}" is covered`);
+  }
   for (const row of document.querySelectorAll(".cards, #hand .row")) {
     const cards = [...row.querySelectorAll(".c")].filter(shown);
     for (let k = 0; k + 1 < cards.length; k++) {
