@@ -14,12 +14,16 @@ when the bench fires its timer. Once the cards are in play:
 (a) a tapped card: on Ann's turn she taps the first card button (callback kind ``T``) of
     her DM's hand message; measured until the press is answered and the output settled
     (``SimUser.press(settle=True)``). She then plays the hinted cards (not measured).
-(b) a computer move: the next computer's turn timer goes off (``fire_timer(..., "robot")``);
-    its move is decided, applied and published, and the output settles.
-(c) a Mini App action: on Ann's next turn her Mini App (already open: it read
-    ``/api/view`` before the walks, so the live-table hub exists in both codes) asks for
-    a hint (not measured), then plays the hinted cards by ``POST /api/act``; measured
-    until the answer came back and the output settled.
+(c) a computer move (measured next): the next computer's turn timer goes off
+    (``fire_timer(..., "robot")``); its move is decided, applied and published, and the
+    output settles.
+(b) a Mini App action: on Ann's next turn she has her Mini App open (its event stream
+    followed, as the page does: her DM then waits) and asks it for a hint (not
+    measured), then plays the hinted cards by ``POST /api/act``; measured until the
+    answer came back, her open app received the new view and the output settled.
+
+Before the walks her Mini App read ``/api/view`` once, so the live-table hub exists in
+both codes (at bc428f3 it was made on first use).
 
 During each step ``sys.setprofile`` and ``threading.setprofile`` (and the store's
 aiosqlite thread, which exists before the step, is given the same profile) record every
@@ -50,10 +54,12 @@ import sys
 import tempfile
 import threading
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from types import CodeType, FrameType
 from typing import Any
+
+import aiohttp
 
 REPO = Path(__file__).resolve().parent.parent
 WALKS = ("tapped card", "Mini App action", "computer move")
@@ -174,18 +180,66 @@ async def measure(seed: int | None = None) -> dict[str, list[str]]:
                 await walk("computer move", lambda: h.fire_timer(world, app, game_id, "robot"))
 
                 await until_ann_plays(world, app, game_id, ann)
-                view = await app_of_ann.view(game_id)
-                hinted = (await app_of_ann.act(game_id, "hint", view))["view"]
-                await world.settle()
-
-                async def play() -> None:
-                    cards = hinted["me"]["selection"]
-                    answer = await app_of_ann.act(game_id, "play", hinted, cards=cards)
-                    assert not answer["alert"], answer
+                async with following(client, app_of_ann, game_id) as stream:
+                    while not _hub(app).connected(ann.id):
+                        await asyncio.sleep(0.001)
+                    await stream.next_document()
+                    view = await app_of_ann.view(game_id)
+                    hinted = (await app_of_ann.act(game_id, "hint", view))["view"]
+                    await stream.next_document()
                     await world.settle()
 
-                await walk("Mini App action", play)
+                    async def play() -> None:
+                        cards = hinted["me"]["selection"]
+                        answer = await app_of_ann.act(game_id, "play", hinted, cards=cards)
+                        assert not answer["alert"], answer
+                        await stream.next_document()  # her open app shows the change
+                        await world.settle()
+
+                    await walk("Mini App action", play)
     return {name: walks[name] for name in WALKS}
+
+
+class Stream:
+    """An open Mini App's event stream (``GET /api/events``), read as the page reads it."""
+
+    def __init__(self, response: Any) -> None:
+        self.response = response
+        self.documents = 0
+        self.seen = 0
+        self.arrived = asyncio.Event()
+
+    async def read(self) -> None:
+        with suppress(aiohttp.ClientConnectionError):  # closed by the bench
+            while line := await self.response.content.readline():
+                if line.startswith(b"data: "):
+                    self.documents += 1
+                    self.arrived.set()
+
+    async def next_document(self, timeout: float = 10.0) -> None:
+        """Wait for a document the stream had not brought yet."""
+        async with asyncio.timeout(timeout):
+            while self.documents <= self.seen:
+                self.arrived.clear()
+                await self.arrived.wait()
+        self.seen = self.documents
+
+
+@asynccontextmanager
+async def following(client: Any, app_session: Any, game_id: int) -> AsyncIterator[Stream]:
+    """The person's Mini App open on ``game_id``, following its event stream."""
+    params = {"game": str(game_id), "auth": app_session.init_data}
+    response = await client.get("/api/events", params=params)
+    assert response.status == 200, await response.text()
+    stream = Stream(response)
+    task = asyncio.create_task(stream.read())
+    try:
+        yield stream
+    finally:
+        response.close()
+        task.cancel()
+        with suppress(asyncio.CancelledError):
+            await task
 
 
 async def until_ann_plays(world: Any, app: Any, game_id: int, ann: Any) -> None:
