@@ -388,7 +388,12 @@ class Table:
         before = app.locator("#hand .c.sel").evaluate_all("(cs) => cs.map((c) => c.dataset.id)")
         app.locator("#last-btn").click()
         expect(app.locator(BACK)).to_be_visible()
+        sound = app.locator("#sound")
+        expect(sound).to_have_attribute("aria-pressed", "false")  # off unless asked for
+        sound.click()
         app.reload()
+        expect(sound).to_have_attribute("aria-pressed", "true")  # the choice is kept
+        sound.click()
         expect(app.locator("body")).to_have_attribute("data-trick", "last")
         expect(app.locator(BACK)).to_be_visible()
         after = app.locator("#hand .c.sel").evaluate_all("(cs) => cs.map((c) => c.dataset.id)")

@@ -27,10 +27,19 @@ const state = {
   busy: false,
   online: true,
   note: null, // {text, alert, until}: an answer, shown in the prompt's place
-  sound: localStorage.getItem("sj.sound") === "1",
+  sound: stored("sj.sound") === "1",
   size: 0, // how far the hand's cards are shrunk to fit the viewport
 };
 const $ = (id) => document.getElementById(id);
+
+// the page's own settings (the sound), where the webview keeps any
+function stored(key, value) {
+  try {
+    if (value === undefined) return localStorage.getItem(key);
+    localStorage.setItem(key, value);
+  } catch (e) { /* no storage here */ }
+  return null;
+}
 
 function T(key, vars) {
   let text = state.words[key] || key;
@@ -757,7 +766,7 @@ function renderSound() {
 
 function toggleSound() {
   state.sound = !state.sound;
-  localStorage.setItem("sj.sound", state.sound ? "1" : "0");
+  stored("sj.sound", state.sound ? "1" : "0");
   if (state.sound) beep();
   haptic("select");
   renderSound();
