@@ -208,8 +208,22 @@ class GameService:
     async def save(self, game: Game, wait: bool = True) -> None:
         """Write the game; ``wait`` for the disk unless only a selection changed (it
         is committed with the next commit, in order)."""
-        if game.match is not None:
-            game.rec.match_json = game.match.model_dump_json()
+        match = game.match
+        if match is not None:
+            # a selection or a setting changes only the record: the match's JSON (most of
+            # a save's work) is written again as it was
+            hand = match.hand
+            dumped = game.dumped
+            moved = (hand.hand_number, hand.version, len(match.results), match.winner)
+            if (
+                dumped is None
+                or dumped[0] is not game.rec
+                or dumped[1] is not match
+                or dumped[2] is not hand
+                or dumped[3:] != (*moved, match.ended_by_time)
+            ):
+                game.rec.match_json = match.model_dump_json()
+                game.dumped = (game.rec, match, hand, *moved, match.ended_by_time)
         game.saved = await self.store.save_game(game.rec, wait=wait)
 
     # ------------------------------------------------------------------ loading

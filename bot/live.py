@@ -29,6 +29,10 @@ class Game(Table):
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # the record as last saved (or loaded): what a failed change returns the game to
     saved: str = ""
+    # what ``rec.match_json`` was last serialised from (``GameService.save``): the
+    # record, the match, its hand (held, so no new object can take their ids) and the
+    # moves that changed them since; the same again: the JSON is reused
+    dumped: tuple[object, ...] | None = field(default=None, repr=False, compare=False)
 
 
 class Tables(Protocol):

@@ -168,3 +168,36 @@ async def test_a_command_whose_change_fails_is_answered_and_changes_nothing(
             await ben.press(lobby, text=link.text)
             await world.settle()
             assert svc.games[game_id].rec.seats[1].user_id == ben.id
+
+
+async def test_a_selection_saves_the_match_serialised_before_and_a_play_anew(tmp_path, monkeypatch):
+    """A Hint changes only the record (the selection): the save writes the match's JSON
+    of the last change again instead of serialising the match anew; a play serialises
+    it. Either way the store holds the game exactly as it is in memory."""
+    async with FakeTelegram() as world:
+        people = [world.user(n, started=True) for n in ("Ann", "Ben", "Cai", "Dee")]
+        group = world.group("Table", members=people[1:], admins=people[:1])
+        async with running_bot(world, tmp_path / "db") as app:
+            svc = service(app)
+            game_id, _ = await seat_players(world, group, people)
+            lobby = world.last_message(group, from_bot=True)
+            await people[0].press(lobby, data=find(lobby, "S").data)
+            playing = lambda g: g.match.hand.phase == "playing"  # noqa: E731
+            await play_out(world, app, game_id, dict(enumerate(people)), stop=playing)
+            user = people[svc.games[game_id].match.hand.turn]
+            dumps = []
+            real = MatchState.model_dump_json
+
+            def counted(self, *args, **kwargs):
+                dumps.append(self.hand.version)
+                return real(self, *args, **kwargs)
+
+            monkeypatch.setattr(MatchState, "model_dump_json", counted)
+            await press(user, hand_message(world, user, game_id), "H")
+            assert dumps == []
+            stored = await as_saved(svc, game_id)
+            assert any(s.selection for s in stored.seats)
+            dumps.clear()
+            await press(user, hand_message(world, user, game_id), "P")
+            assert dumps == [svc.games[game_id].match.hand.version]
+            await as_saved(svc, game_id)
