@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, Protocol, cast
 
@@ -44,7 +45,8 @@ Fire = Callable[[], Awaitable[None]]
 class Schedule(Protocol):
     """Where the timers run (:class:`JobSchedule`: PTB's JobQueue): at most one a game."""
 
-    def arm(self, game_id: int, token: Token, delay: float, fire: Fire) -> None: ...
+    def arm(self, game_id: int, token: Token, delay: float, fire: Fire) -> None:
+        """The game's timer is this one (the pending one, if any, is replaced)."""
 
     def disarm(self, game_id: int) -> None: ...
 
@@ -83,7 +85,8 @@ class Deadlines:
         game_id = game.rec.id
         if due is not None and self._armed.get(game_id) == due[0] and not again:
             return
-        self.schedule.disarm(game_id)
+        if due is None:  # (a new timer replaces the pending one: ``Schedule.arm``)
+            self.schedule.disarm(game_id)
         self._armed.pop(game_id, None)
         self._drop_ahead(game_id)
         if due is not None:
@@ -224,12 +227,26 @@ class JobSchedule:
             pass  # it ran meanwhile (a date job leaves the scheduler once it ran)
 
     def arm(self, game_id: int, token: Token, delay: float, fire: Fire) -> None:
+        data = (game_id, token, fire)
+        job = self._pending.get(game_id)
+        if job is not None and not job.removed:
+            # the pending job moves to the new time (a play re-arms the turn's clock):
+            # a third of removing it and adding a new one (APScheduler inspects the
+            # callback's signature for every job added)
+            when = datetime.now(self.job_queue.scheduler.timezone)
+            try:
+                job.job.modify(next_run_time=when + timedelta(seconds=max(0.0, delay)))
+            except JobLookupError:
+                pass  # it ran meanwhile (a date job leaves the scheduler once it ran)
+            else:
+                job.data = data
+                return
         # however late the loop gets to it (APScheduler drops a job more than 1 s late
         # by default: its game would wait for a timer that never fires)
         self._pending[game_id] = self.job_queue.run_once(
             _fire,
             when=max(0.0, delay),
-            data=(game_id, token, fire),
+            data=data,
             name=f"game:{game_id}",
             job_kwargs={"misfire_grace_time": None},
         )

@@ -122,3 +122,42 @@ async def test_a_deal_batchs_shows_are_decided_while_its_timer_waits():
     await asyncio.sleep(0)
     assert ahead.cancelled()
     deadlines.close()
+
+
+async def test_a_timer_armed_again_fires_once_at_its_new_time_with_its_new_token():
+    """Re-arming a game's pending timer (a play re-arms the turn's clock) moves it: the
+    old token never fires, the new one fires once at its own time; once it went off,
+    arming again schedules anew."""
+    fired: list[Token] = []
+
+    def firing(token: Token):
+        async def fire() -> None:
+            fired.append(token)
+
+        return fire
+
+    ptb = ApplicationBuilder().token("1:TEST").build()
+    assert ptb.job_queue is not None
+    schedule = timers.JobSchedule(ptb.job_queue)
+    await ptb.job_queue.start()
+    first, second, third = (Token(1, v, TimerKind.TIMEOUT) for v in (1, 2, 3))
+    try:
+        schedule.arm(7, first, 0.05, firing(first))
+        schedule.arm(7, second, 0.3, firing(second))  # before the first came due
+        assert len(ptb.job_queue.get_jobs_by_name("game:7")) == 1
+        await asyncio.sleep(0.15)
+        assert fired == [], "the replaced timer did not go off"
+        for _ in range(50):
+            if fired:
+                break
+            await asyncio.sleep(0.02)
+        assert fired == [second]
+        schedule.arm(7, third, 0.05, firing(third))  # the job ran: a new one
+        for _ in range(50):
+            if len(fired) == 2:
+                break
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.1)
+        assert fired == [second, third]
+    finally:
+        await ptb.job_queue.stop(wait=False)
