@@ -60,6 +60,26 @@ class Keyboard:
     def to_dict(self) -> dict[str, Any]:
         return {"inline_keyboard": [[b.to_dict() for b in row] for row in self.inline_keyboard]}
 
+    def to_json(self) -> str:
+        """``json.dumps(self.to_dict(), sort_keys=True)``, character for character (the
+        digests stored before stay valid), written directly: a DM's keyboard of ~40
+        buttons is serialised on every render, for its digest and to be sent."""
+        rows = ", ".join(
+            "[" + ", ".join(map(_button_json, row)) + "]" for row in self.inline_keyboard
+        )
+        return '{"inline_keyboard": [' + rows + "]}"
+
+
+_quoted = json.encoder.encode_basestring_ascii  # json.dumps's own (ensure_ascii)
+
+
+def _button_json(b: Button | WebAppButton) -> str:
+    if isinstance(b, Button):
+        return (
+            '{"callback_data": ' + _quoted(b.callback_data) + ', "text": ' + _quoted(b.text) + "}"
+        )
+    return '{"text": ' + _quoted(b.text) + ', "web_app": {"url": ' + _quoted(b.web_app_url) + "}}"
+
 
 @dataclass(frozen=True)
 class Content:
@@ -79,7 +99,10 @@ class Content:
     @cached_property
     def markup_json(self) -> str | None:
         """The keyboard as sent to Telegram, serialised once (for the digest too)."""
-        return json.dumps(self.markup.to_dict(), sort_keys=True) if self.markup else None
+        markup = self.markup
+        if isinstance(markup, Keyboard):
+            return markup.to_json()
+        return json.dumps(markup.to_dict(), sort_keys=True) if markup else None
 
     @cached_property
     def digest(self) -> str:

@@ -5,10 +5,11 @@ import json
 import random
 import re
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot import codec
 from bot.i18n import t
+from bot.messages import Button, Content, Keyboard, WebAppButton
 from bot.models import GameRecord, Seat
 from bot.projection import project
 from bot.render.cards import card_label, cards_label, hand_lines, rank_label, suit_label
@@ -508,6 +509,26 @@ def test_the_dm_keyboard_is_sent_and_digested_exactly_as_ptbs_would_be():
         )
         assert content.markup_json == json.dumps(ptb.to_dict(), sort_keys=True)
         assert codec.decode(rows[0][0].callback_data).kind == "T"
+
+
+def test_a_keyboard_of_every_kind_of_label_and_button_is_sent_as_ptbs_json():
+    """Labels in Chinese, with emoji, quotes and backslashes, and the Mini App's button:
+    the keyboard's JSON is the one PTB's markup gives, character for character."""
+    labels = ["✓♠️A", "出牌 0/2", 'say "hi" \\ now', "大王"]
+    rows = [[Button(x, f"T|1|2|3|{i}") for i, x in enumerate(labels)]]
+    rows.append([WebAppButton("牌桌 🃏", 'https://example.org/app/?g=1&q="x"')])
+    content = Content("text", Keyboard.of(rows))
+    ptb = InlineKeyboardMarkup(
+        [[InlineKeyboardButton(x, callback_data=f"T|1|2|3|{i}") for i, x in enumerate(labels)]]
+        + [
+            [
+                InlineKeyboardButton(
+                    "牌桌 🃏", web_app=WebAppInfo('https://example.org/app/?g=1&q="x"')
+                )
+            ]
+        ]
+    )
+    assert content.markup_json == json.dumps(ptb.to_dict(), sort_keys=True)
 
 
 def test_joker_declare_everyone_reads_whether_the_dealers_team_could_declare():
