@@ -49,6 +49,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -329,6 +330,7 @@ def main(argv: list[str] | None = None) -> None:
         subprocess.run(
             ["git", "-C", str(REPO), "worktree", "remove", "--force", str(checkout)], check=False
         )
+        shutil.rmtree(tmp, ignore_errors=True)
     new = run_worker(REPO, args.seed)
     if args.json:
         print(json.dumps({"old": old, "new": new}))
