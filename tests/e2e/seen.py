@@ -23,6 +23,16 @@ def cards_in(text: str | None) -> Counter[int]:
     return Counter(LABELS[m] for m in CARD.findall(COUNT.sub("", text or "")))
 
 
+def cards_stated(text: str | None) -> Counter[int]:
+    """The cards a message states, each as many times as one line of it shows it: a DM
+    lists a card picked up from the kitty and again when it is selected, a table shows a
+    trick and again as the last one (one card, two statements of it, not two cards)."""
+    stated: Counter[int] = Counter()
+    for line in (text or "").splitlines():
+        stated |= cards_in(line)
+    return stated
+
+
 def public(hand: Any) -> Counter[int]:
     """Cards of this hand everyone may have seen: plays, failed throws, shows, shown kitties."""
     seen: Counter[int] = Counter()

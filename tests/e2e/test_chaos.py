@@ -57,7 +57,7 @@ from tests.e2e.harness import (
     running_bot,
     service,
 )
-from tests.e2e.seen import cards_in, public
+from tests.e2e.seen import cards_stated, public
 from tests.e2e.test_resilience import start_with_computers
 
 GROUP_PACING = 3.2  # the default group_interval_seconds
@@ -400,7 +400,7 @@ class Chaos:
                 g = await self.svc.get(origin[0]) if origin[0] else None
                 if g is None or g.match is None or g.match.hand_number != origin[1]:
                     continue  # an earlier hand: over, every card of it public
-                shown = cards_in(msg.text)
+                shown = cards_stated(msg.text)
                 if shown - public(g.match.hand):
                     self.fail(f"group shows unplayed cards {shown - public(g.match.hand)}")
         for user in self.people:
@@ -416,7 +416,7 @@ class Chaos:
                         mine = Counter(hand.hands[seat]) + public(hand)
                         if hand.buried_by == seat:
                             mine += Counter(hand.kitty)
-                        if cards_in(msg.text) - mine and hand.hand_number == g.rec.hand_no:
+                        if cards_stated(msg.text) - mine and hand.hand_number == g.rec.hand_no:
                             if g.rec.status == "running":
                                 self.fail(f"{user.name}'s DM shows cards not theirs: {msg.text}")
 
