@@ -38,6 +38,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from bot.i18n import t
 from bot.render.cards import suit_groups
@@ -201,6 +202,17 @@ def press_main(app: Page) -> None:
     app.locator(MAIN).click()
 
 
+def still_asked(app: Page, version: int, selector: str) -> bool:
+    """Wait until ``selector`` shows, or the table moves past ``version``; whether the
+    table is still at ``version`` (so what was asked there is still asked)."""
+    app.wait_for_function(
+        "([v, sel]) => state.view.version !== v || !!document.querySelector(sel)",
+        arg=[version, selector],
+        timeout=5000,
+    )
+    return bool(view_of(app)["version"] == version)
+
+
 def gone(app: Page, text: str) -> None:
     """The MainButton no longer offers ``text`` (hidden, or another action now)."""
     expect(app.locator(MAIN, has_text=re.compile(f"^{re.escape(text)}$"))).to_have_count(0)
@@ -262,19 +274,31 @@ class Table:
         me = view["me"]
         declare = app.locator("#asks [data-act=show]", has_text=DECLARE)
         if declare.count() and declare.first.is_visible():
+            version = view_of(app)["version"]
             self.check("declare")
-            if view["phase"] == "after_deal":
-                assert main_button(app) == (self.T("btn.pass"), True)
-            declare.first.click()
+            try:
+                if view["phase"] == "after_deal":
+                    assert main_button(app) == (self.T("btn.pass"), True)
+                declare.first.click(timeout=3000)
+            except (AssertionError, PlaywrightError):
+                if view_of(app)["version"] != version:
+                    return True  # someone declared or the window closed meanwhile: look again
+                raise
             expect(declare).to_have_count(0)
             self.did["declare"] += 1
             return True
         if me["can_pass"] and view["phase"] == "after_deal":
+            # The window may close while we look (the computers pass, or it runs out):
+            # then the table has moved past ``view`` and the loop looks again.
+            if not still_asked(app, view["version"], "#asks .ask"):
+                return True
             self.check("window")
             expect(app.locator("#asks .ask")).to_contain_text(
                 re.sub("<[^>]+>", "", self.T("webapp.ask.pass"))
             )
-            press_main(app)
+            if not still_asked(app, view["version"], f"{MAIN}[data-active='1'][data-progress='0']"):
+                return True
+            app.locator(MAIN).click()
             gone(app, self.T("btn.pass"))
             return True
         if not (me["my_turn"] and view["phase"] in ("burying", "playing")):
