@@ -31,7 +31,6 @@ from bot.computer import Computers
 from bot.config import Settings
 from bot.context import CONTEXT_TYPES, BotApp, Context, Parts
 from bot.game import GameService, SeedSource, StepFailed, system_seed
-from bot.hand_input import HandInput
 from bot.handlers import chat_lang, describe, reply
 from bot.handlers.group import on_migrate, on_my_member
 from bot.handlers.help import dm_pointer, help_cmd
@@ -48,7 +47,7 @@ from bot.messages import Clock, LoopClock
 from bot.metrics import Metrics
 from bot.outbox import Outboxes
 from bot.processor import GameUpdateProcessor
-from bot.publish import Publisher
+from bot.publish import HandInput, Publisher
 from bot.ratelimit import ChatRateLimiter
 from bot.reach import POLLING_RETRIES, reason_of
 from bot.store import Store, database_fault

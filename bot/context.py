@@ -17,9 +17,9 @@ from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot, Job
 from bot.chats import ChatLifecycle
 from bot.computer import Computers
 from bot.game import GameService
-from bot.hand_input import HandInput
 from bot.lobby import Lobby
 from bot.members import Members
+from bot.publish import HandInput
 from bot.webapp.live import Hub
 
 

@@ -12,7 +12,7 @@ the parts that start changes sit above it and are given the service (all built i
 ``bot/app.py``). Where a change starts (each only calls ``change``, through
 :class:`bot.live.Tables`):
 - ``bot/lobby.py``       a new game, joins, lobby buttons, take-overs
-- ``bot/hand_input.py``  a player's buttons in their DM, and the group's "Next hand"
+- ``bot/publish.py``     ``HandInput``: a player's buttons in their DM, and the group's "Next hand"
 - ``bot/timers.py``      deadlines: deals, overturn windows, computers, time-outs, expiry
 - ``bot/chats.py``       the chats themselves: settings, migrations, removals, blocked DMs
 """

@@ -23,7 +23,7 @@ from typing import Literal
 from bot.models import GameRecord
 from bot.table import Pace, Table, turn_clock
 from bot.table.clock import turn_seconds
-from bot.taps import one_tap
+from bot.table.state import one_tap
 from engine.cards import Card, points
 from engine.match import MatchState
 from engine.records import Trick, failed_throw_penalty

@@ -37,7 +37,7 @@ from bot import codec, slots
 from bot.config import Settings
 from bot.history import Charted
 from bot.i18n import t
-from bot.live import Game
+from bot.live import Answer, Game, Tables
 from bot.messages import Clock, Content
 from bot.models import GameRecord
 from bot.outbox import Outboxes, Slot
@@ -47,6 +47,7 @@ from bot.render import history as render_history
 from bot.render import table as render_table
 from bot.render.lobby import lobby as render_lobby
 from bot.render.names import shown
+from bot.table.commands import SeatCommand
 from bot.table.events import (
     LOBBY,
     Closed,
@@ -58,7 +59,6 @@ from bot.table.events import (
     TookOver,
     Warned,
 )
-from bot.webapp.links import direct_link, table_url
 from engine.events import TrickWon
 
 # a player who pressed nothing for this long may be away: their turn notifies
@@ -399,3 +399,48 @@ def _needs(game: Game, seat: int, clock: Deadline | None) -> Needs:
             1 for tr in hand.tricks if tr.plays and tr.plays[0].attempted is not None
         ),
     )
+
+
+class HandInput:
+    """A player's buttons in their DM (and the group's "Next hand"), from Telegram or
+    the Mini App: each press becomes one command for the change path (what it does to
+    the game is the table's, ``bot.table.hand``); a press on a DM message that is no
+    longer the live one is marked old, which only the publisher knows."""
+
+    def __init__(self, tables: Tables, publisher: Publisher) -> None:
+        self.tables, self.publisher = tables, publisher
+
+    async def press(
+        self,
+        game: Game,
+        command: SeatCommand,
+        dm_message: int | None = None,
+    ) -> Answer:
+        """A button of a DM hand (``dm_message``: the pressed message's id), the same
+        in the Mini App, or the group's next-hand button."""
+        user_id = command.user_id
+        self.publisher.pressed(user_id)
+        live = self.publisher.live_dm(game.rec, user_id) if dm_message is not None else None
+        if live is not None and live != dm_message:
+            command = replace(command, old_message=True)
+        outcome = await self.tables.change(game, command)
+        return outcome.answer
+
+
+# Where the Mini App opens: the DM's button (a ``web_app`` URL) and the group's direct
+# link (``t.me/<bot>/<short name>?startapp=``, a spectator's view).
+
+
+def table_url(webapp_url: str, game_id: int) -> str | None:
+    """The DM button's address of a game's table; None without a Mini App."""
+    if not webapp_url:
+        return None
+    base = webapp_url if webapp_url.endswith("/") else webapp_url + "/"
+    return f"{base}?game={game_id}"
+
+
+def direct_link(bot_username: str, short_name: str, game_id: int) -> str | None:
+    """The group's link to watch a game in the Mini App; None without a short name."""
+    if not short_name:
+        return None
+    return f"https://t.me/{bot_username}/{short_name}?startapp={codec.open_payload(game_id)}"

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 from bot.codec import CardButton, HandButton, Kind, ShowButton
 from bot.i18n import plural, t
-from bot.messages import Button, Content, Keyboard, WebAppButton
+from bot.messages import ROW_MAX, Button, Content, Keyboard, WebAppButton, even_rows, per_row
 from bot.models import GameRecord
 from bot.projection import Deadline, Own, Projection, TrickView
 from bot.render.cards import (
@@ -41,7 +41,6 @@ from bot.render.cards import (
     rank_label,
     suit_groups,
 )
-from bot.render.keyboard import ROW_MAX, even_rows, per_row
 from bot.render.names import shown
 from bot.render.table import (
     BEFORE_PLAY,

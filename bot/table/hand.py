@@ -21,8 +21,7 @@ from bot.table.commands import (
     Show,
 )
 from bot.table.events import AutoOff, Selected
-from bot.table.state import Answer, Step, Table
-from bot.taps import one_tap
+from bot.table.state import Answer, Step, Table, one_tap
 from engine import hand as rules
 from engine.errors import IllegalAction
 from engine.players import choose_bury, suggest

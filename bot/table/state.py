@@ -5,12 +5,13 @@ engine's one door for the bot (:meth:`Table.act`), for people and timers alike."
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
 from bot.models import GameRecord
 from bot.table.events import Event, HandClosed
-from engine.hand import Action
+from engine.hand import Action, HandState
 from engine.match import MatchState
 
 
@@ -130,3 +131,11 @@ def takeable(rec: GameRecord) -> list[int]:
     if rec.status != "running":
         return []
     return [i for i, s in enumerate(rec.seats) if s.human and (s.auto or s.dm_failed)]
+
+
+def one_tap(hand: HandState, seat: int, selection: Sequence[int]) -> bool:
+    """The one-tap rule of a DM's card buttons: a tap on a card plays it when it is
+    ``seat``'s turn to follow a one-card lead (the engine's count) and nothing is
+    selected (a selection is being built). The prompt that announces it (through the
+    projection) and the press that applies it (``bot.table.hand``) both ask here."""
+    return hand.phase == "playing" and hand.cards_to_play(seat) == 1 and not selection

@@ -63,7 +63,7 @@ def test_the_engine_never_imports_the_bot():
 
 
 def test_the_table_imports_no_service_store_outbox_renderer_or_clock():
-    allowed = {"bot.models", "bot.i18n", "bot.options", "bot.taps", "bot.computer"}
+    allowed = {"bot.models", "bot.i18n", "bot.options", "bot.computer"}
     for name, deps in graph().items():
         if name == "bot.table" or name.startswith("bot.table."):
             outside = {d for d in deps if d.startswith("bot.") and not d.startswith("bot.table")}
@@ -95,7 +95,7 @@ def test_the_message_model_lies_below_the_renderers_and_the_outbox():
 def test_the_service_is_given_its_collaborators_and_knows_none_of_its_callers():
     # bot/app.py builds the publisher, the timers, the lobby, the DM input and the
     # chats' lifecycle; the service knows them only as the protocols it declares
-    above = {"bot.publish", "bot.timers", "bot.hand_input", "bot.lobby", "bot.chats"}
+    above = {"bot.publish", "bot.timers", "bot.lobby", "bot.chats"}
     above |= {"bot.context", "bot.app"}
     deps = graph()
     assert not deps["bot.game"] & above
@@ -105,4 +105,4 @@ def test_the_service_is_given_its_collaborators_and_knows_none_of_its_callers():
 def test_the_mini_app_knows_the_running_bot_only_by_what_it_uses():
     for name, deps in graph().items():
         if name.startswith("bot.webapp"):
-            assert not deps & {"bot.game", "bot.context", "bot.app", "bot.hand_input"}, name
+            assert not deps & {"bot.game", "bot.context", "bot.app", "bot.publish"}, name

@@ -9,12 +9,20 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot import codec
 from bot.i18n import t
-from bot.messages import Button, Content, Keyboard, WebAppButton
+from bot.messages import (
+    ROW_UNITS,
+    Button,
+    Content,
+    Keyboard,
+    WebAppButton,
+    even_rows,
+    label_units,
+    per_row,
+)
 from bot.models import GameRecord, Seat
 from bot.projection import project
 from bot.render.cards import card_label, cards_label, hand_lines, rank_label, suit_label
 from bot.render.hand import ROW, hand_message
-from bot.render.keyboard import ROW_UNITS, even_rows, label_units, per_row
 from bot.render.lobby import lobby
 from bot.render.names import clip, isolate
 from bot.render.table import group_messages, result_of, table_message

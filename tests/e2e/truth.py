@@ -25,7 +25,7 @@ from bot.i18n import t
 from bot.publish import Publisher
 from bot.render.cards import cards_label, rank_label
 from bot.render.table import name_of, table_key, trump_label
-from bot.taps import one_tap
+from bot.table.state import one_tap
 from tests.e2e.seen import cards_in
 
 # the keys whose lines state a fact, with the placeholders they carry

@@ -19,8 +19,8 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from bot.i18n import LANGS, t
+from bot.messages import per_row
 from bot.render.cards import card_label
-from bot.render.keyboard import per_row
 from bot.render.names import isolate
 from bot.sandbox.world import GROUP_TITLE, PEOPLE
 from tests.sandbox.conftest import phone_page, quick_start_in_private_chat
@@ -193,7 +193,7 @@ _CUT_BUTTONS = """() => {
 
 
 # The same keyboard, its rows replaced by rows of the widest labels the DM has, laid out
-# as the bot lays them out (bot.render.keyboard): each button's text measured.
+# as the bot lays them out (bot.messages): each button's text measured.
 _CUT_IN_ROWS = """(rows) => {
   const kbs = document.querySelectorAll('#messages-private .msg.has-kb .kb');
   const kb = kbs[kbs.length - 1].cloneNode(true);

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from bot.fake_telegram import FakeTelegram
-from bot.hand_input import reason_text
 from bot.i18n import t
 from bot.render.names import isolate
+from bot.table.hand import reason_text
 from bot.webapp.auth import InitDataError, sign, validate
 from engine.errors import IllegalAction
 from engine.hand import Play, Show
