@@ -231,7 +231,10 @@ async def _setup(app: ShengjiApplication) -> None:
     )
     readers = Readers()
     publisher = Publisher(settings, outboxes, clock, readers, app.bot.username)
-    computers = Computers()
+    computers = Computers(
+        wall_factor=settings.computer_wall_factor,
+        wall_max_seconds=settings.computer_wall_max_seconds,
+    )
     deadlines = Deadlines(JobSchedule(app.job_queue), publisher, computers, settings, clock)
     service = GameService(settings, store, outboxes, clock, publisher, deadlines)
     chats = ChatLifecycle(service, service.games, store, outboxes)

@@ -26,6 +26,14 @@ batch and of the after-deal window are decided as soon as their timer is armed, 
 deal's pace covers the search (``bot.timers``), and applied by the timer's change only
 if the table is still where it was; a seat with nothing to show passes at once, without
 the pool. What a batch waits for: ``bench/bench_deal_latency.py``.
+
+The budget is work, so on a loaded host a decision takes longer in wall time. Every
+search decision therefore also gets a wall-clock ceiling (``COMPUTER_WALL_FACTOR`` times
+its budget, at most ``COMPUTER_WALL_MAX_SECONDS``), counted from when the bot asks (time
+waiting for a free worker counts): it stops at its budget of work or at the ceiling,
+whichever comes first (``engine.players.deadline``). A decision cut short by the ceiling
+is no longer a function of the seed alone; on an idle host the ceiling is not reached.
+Decision times in wall clock under load: ``bench/bench_players.py --burn``.
 """
 
 from __future__ import annotations
@@ -35,14 +43,20 @@ import logging
 import multiprocessing
 import os
 import random
+import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from engine.hand import Action, Observation, Pass
 from engine.players import Player, get
+from engine.players.deadline import Deadline
 from engine.players.declare import PHASES as SHOW_PHASES
-from engine.players.search import DEFAULT_BUDGET_MS
+from engine.players.search import DEFAULT_BUDGET_MS, SearchPlayer
+
+# the wall-clock ceiling of a decision: this many times its budget, at most this long
+WALL_FACTOR = 1.5
+WALL_MAX_SECONDS = 2.0
 
 STRENGTHS = ("easy", "normal", "hard")
 DEFAULT_STRENGTH = "easy"
@@ -74,17 +88,31 @@ def decision_rng(game_seed: int, hand_number: int, version: int) -> random.Rando
     return random.Random(game_seed * 7919 + version * 31 + hand_number)
 
 
-def _think(player: Player, obs: Observation, seed: int) -> Action:
+def ceiling(player: SearchPlayer, obs: Observation, factor: float, max_seconds: float) -> float:
+    """The wall-clock ceiling of the decision ``obs`` asks of ``player``, in seconds:
+    ``factor`` times its budget (of work, in ms), at most ``max_seconds``."""
+    return min(max_seconds, factor * player.work_ms(obs) / 1000)
+
+
+def _think(player: Player, obs: Observation, seed: int, deadline: Deadline | None) -> Action:
     """In a worker process: the player's decision (the player is resolved in the bot's
-    process, so the budget is the one the bot has now)."""
+    process, so the budget is the one the bot has now), stopped at ``deadline``."""
+    if isinstance(player, SearchPlayer):
+        return player(obs, random.Random(seed), deadline)
     return player(obs, random.Random(seed))
 
 
 class Computers:
     """Decides computer moves; owns the process pool (started on the first search)."""
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(
+        self,
+        workers: int | None = None,
+        wall_factor: float = WALL_FACTOR,
+        wall_max_seconds: float = WALL_MAX_SECONDS,
+    ) -> None:
         self.workers = workers or min(2, os.cpu_count() or 1)
+        self.wall_factor, self.wall_max_seconds = wall_factor, wall_max_seconds
         self._pool: ProcessPoolExecutor | None = None
         self.thinking = 0  # decisions in flight in the pool
         self.searched: Counter[str] = Counter()  # decisions made in the pool, by phase
@@ -106,7 +134,11 @@ class Computers:
         self.searched[obs.phase] += 1
         try:
             player = player_for(strength)
-            return await loop.run_in_executor(self._pool, _think, player, obs, seed)
+            deadline = None
+            if isinstance(player, SearchPlayer):
+                limit = ceiling(player, obs, self.wall_factor, self.wall_max_seconds)
+                deadline = Deadline(time.monotonic() + limit)
+            return await loop.run_in_executor(self._pool, _think, player, obs, seed, deadline)
         except BrokenProcessPool:
             # a worker died (killed, out of memory): the game must not stall on it
             log.error("a computer players' worker process died: this move by the heuristic")

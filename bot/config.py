@@ -90,6 +90,11 @@ class Settings(BaseSettings):
     overall_writes_per_second: float = Field(default=0.0, ge=0)
     # Computer players think this long before acting (so humans can follow).
     computer_delay_seconds: float = Field(default=1.0, ge=0)
+    # A computer's decision at 普通/困难 (card play, declaring, the bury) stops at its budget
+    # of work or, on a busy host, at this many times that budget in wall time, at most
+    # COMPUTER_WALL_MAX_SECONDS, whichever comes first (waiting for a free worker counts).
+    computer_wall_factor: float = Field(default=1.5, gt=0)
+    computer_wall_max_seconds: float = Field(default=2.0, gt=0, le=2.0)
 
     @model_validator(mode="before")
     @classmethod

@@ -39,6 +39,7 @@ from collections.abc import Callable
 from engine.cards import POINTS
 from engine.hand import Observation, team_of
 from engine.players import heuristic
+from engine.players.deadline import Deadline, passed
 from engine.players.paired import choose
 from engine.players.playout import playout, seat_view
 from engine.players.worlds import KITTY, knowledge, sample
@@ -55,9 +56,14 @@ Key = Callable[[int], tuple[int, ...]]
 
 
 def search_bury(
-    obs: Observation, rng: random.Random, budget_ms: int, plays_per_ms: int
+    obs: Observation,
+    rng: random.Random,
+    budget_ms: int,
+    plays_per_ms: int,
+    deadline: Deadline | None = None,
 ) -> list[int]:
-    """The bury for ``obs.seat`` (in the bury phase), searched with ``budget_ms`` of work."""
+    """The bury for ``obs.seat`` (in the bury phase), searched with ``budget_ms`` of work
+    (or until ``deadline``, between two worlds)."""
     own = heuristic.choose_bury(obs)
     cands = candidates(obs, own)
     if len(cands) == 1:
@@ -66,8 +72,8 @@ def search_bury(
     playouts = int(budget_ms * BURY_SCALE * plays_per_ms) // (4 * hand_size)
     stream = random.Random()
     stream.setstate(rng.getstate())  # a copy: the seat's own stream is not advanced
-    values = evaluate(obs, cands, playouts, stream)
-    if values is None:
+    values = evaluate(obs, cands, playouts, stream, deadline)
+    if values is None or len(values[0]) < 2:
         return own
     alive = [i for i, v in enumerate(values) if len(v) == len(values[0])]
     pick = choose([values[i] for i in alive], [1.0] * len(values[0]), CONFIDENCE)
@@ -75,10 +81,15 @@ def search_bury(
 
 
 def evaluate(
-    obs: Observation, cands: list[list[int]], playouts: int, rng: random.Random
+    obs: Observation,
+    cands: list[list[int]],
+    playouts: int,
+    rng: random.Random,
+    deadline: Deadline | None = None,
 ) -> list[list[float]] | None:
     """Per candidate, its value in each world it met (successive halving: the
-    candidates still in at the end met every world); None if the budget buys < 2 worlds."""
+    candidates still in at the end met every world); None if the budget buys < 2 worlds.
+    Past ``deadline`` no more worlds are drawn."""
     n = len(cands)
     rounds = max(1, (n - 1).bit_length())
     alive = list(range(n))
@@ -117,6 +128,8 @@ def evaluate(
     values: list[list[float]] = [[] for _ in cands]
     for r in range(rounds):
         for _ in range(per_round // len(alive)):
+            if passed(deadline):
+                return values
             world = sample(ctx, know, rng)
             seed = rng.getrandbits(32)  # every candidate's playout meets the same tie-breaks
             for i in alive:

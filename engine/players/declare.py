@@ -39,6 +39,7 @@ from engine.cards import HAND_SIZE, KITTY_SIZE, NUM_DISTINCT
 from engine.declaring import Declaring, Window
 from engine.hand import Action, Deal, HandState, Observation, Pass, Show, team_of
 from engine.players import heuristic
+from engine.players.deadline import Deadline, passed
 from engine.players.playout import playout
 from engine.players.worlds import KITTY, knowledge, sample
 
@@ -52,8 +53,15 @@ PIVOT = 80  # attackers' points where the hand changes hands (RULES 11)
 Option = tuple[int, ...]  # the cards to show; () waits (while dealing) or passes
 
 
-def choose(obs: Observation, rng: random.Random, plays: int, max_worlds: int = 200) -> Action:
-    """The seat's show (or pass) now, after ``plays`` simulated plays' worth of rollouts.
+def choose(
+    obs: Observation,
+    rng: random.Random,
+    plays: int,
+    max_worlds: int = 200,
+    deadline: Deadline | None = None,
+) -> Action:
+    """The seat's show (or pass) now, after ``plays`` simulated plays' worth of rollouts
+    (or as many worlds as were met by ``deadline``).
 
     While dealing, a ``Pass`` means "not now" (as :func:`heuristic.choose_action`)."""
     if not obs.show_options:
@@ -66,18 +74,26 @@ def choose(obs: Observation, rng: random.Random, plays: int, max_worlds: int = 2
     worlds = min(max_worlds, plays // (len(options) * ROLLOUT_PLAYS))
     best = options[0]
     if worlds >= 2:
-        values = evaluate(obs, options, worlds, rng)
-        best = options[pick(values)]
+        values = evaluate(obs, options, worlds, rng, deadline)
+        if len(values[0]) >= 2:
+            best = options[pick(values)]
     return Show(seat=obs.seat, cards=list(best)) if best else Pass(seat=obs.seat)
 
 
 def evaluate(
-    obs: Observation, options: list[Option], worlds: int, rng: random.Random
+    obs: Observation,
+    options: list[Option],
+    worlds: int,
+    rng: random.Random,
+    deadline: Deadline | None = None,
 ) -> list[list[float]]:
-    """Per option, its value to the seat's team in each of ``worlds`` sampled worlds."""
+    """Per option, its value to the seat's team in each of ``worlds`` sampled worlds
+    (fewer if ``deadline`` passes first)."""
     values: list[list[float]] = [[] for _ in options]
     know = None if obs.phase == "dealing" else knowledge(obs.ctx, obs)
     for _ in range(worlds):
+        if passed(deadline):
+            break
         if know is None:
             hands, future, kitty = deal_world(obs, rng)
         else:

@@ -10,6 +10,10 @@ hand got there: what is still to come only adds to the total).
 
 The final total is kept at 0 or above (section 9); that clamp is monotone, so it is applied
 once to the solved value rather than inside the search.
+
+Given a wall-clock :class:`~engine.players.deadline.Deadline`, the solver looks at it every
+``CHECK_NODES`` positions and raises :class:`~engine.players.deadline.OutOfTime` once it
+has passed (one world of a large endgame can take many times a small budget).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections.abc import Sequence
 from engine.cards import POINTS
 from engine.hand import sub_multisets
 from engine.players.candidates import winner
+from engine.players.deadline import CHECK_NODES, Deadline, OutOfTime
 from engine.ranking import TrumpContext
 from engine.rules import RuleSet
 from engine.scoring import kitty_bonus_for_lead, throw_penalty
@@ -59,8 +64,14 @@ class Solver:
     """Exact values of positions of one world (one deal of the unseen cards)."""
 
     def __init__(
-        self, ctx: TrumpContext, rules: RuleSet, kitty: Sequence[int], defenders: int
+        self,
+        ctx: TrumpContext,
+        rules: RuleSet,
+        kitty: Sequence[int],
+        defenders: int,
+        deadline: Deadline | None = None,
     ) -> None:
+        self.deadline = deadline
         self.ctx = ctx
         self.rules = rules
         self.kitty = list(kitty)
@@ -95,6 +106,8 @@ class Solver:
         beta: int,
     ) -> int:
         self.nodes += 1
+        if self.deadline is not None and self.nodes % CHECK_NODES == 0 and self.deadline.passed():
+            raise OutOfTime
         key = None
         if not trick:
             key = (seat, hands)

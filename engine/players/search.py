@@ -43,6 +43,11 @@ Endgames (no hand holds more than ``ENDGAME_CARDS``) compare every legal play an
 each sampled world exactly (:mod:`engine.players.endgame`) instead of playing it out;
 worlds are drawn until the solvers have visited the budget's worth of positions
 (``NODES_PER_PLAY`` positions cost about one simulated play).
+
+A decision may also be given a wall-clock :class:`~engine.players.deadline.Deadline`
+(the bot does, on a loaded host): every search then stops at its budget of work or at
+the deadline, whichever comes first, and decides from the worlds it has met
+(:mod:`engine.players.deadline`). Without one the decision is as described above.
 """
 
 from __future__ import annotations
@@ -52,8 +57,9 @@ from collections import Counter
 
 from engine.hand import Action, Bury, Observation, Play, team_of
 from engine.players import declare, heuristic
-from engine.players.bury import search_bury
+from engine.players.bury import BURY_SCALE, search_bury
 from engine.players.candidates import cost, distinct_in_effect, follow_candidates, lead_candidates
+from engine.players.deadline import Deadline, OutOfTime, passed
 from engine.players.endgame import Solver, plays_for
 from engine.players.knowledge import ducked, played_cards, withheld
 from engine.players.paired import choose
@@ -114,20 +120,38 @@ class SearchPlayer:
     def __repr__(self) -> str:
         return f"SearchPlayer(budget_ms={self.budget_ms})"
 
-    def __call__(self, obs: Observation, rng: random.Random) -> Action:
+    def __call__(
+        self, obs: Observation, rng: random.Random, deadline: Deadline | None = None
+    ) -> Action:
+        """The seat's action; with a ``deadline``, searched until the budget's work is
+        done or the deadline has passed, whichever comes first."""
         if obs.phase in declare.PHASES and self.declare:
             plays = self.budget_ms * PLAYS_PER_MS * declare.BUDGET_FACTOR
-            return declare.choose(obs, rng, plays, self.max_worlds)
+            return declare.choose(obs, rng, plays, self.max_worlds, deadline)
         if obs.phase == "burying" and self.bury:
-            return Bury(seat=obs.seat, cards=search_bury(obs, rng, self.bury_ms, PLAYS_PER_MS))
+            cards = search_bury(obs, rng, self.bury_ms, PLAYS_PER_MS, deadline)
+            return Bury(seat=obs.seat, cards=cards)
         if obs.phase != "playing" or not self.cardplay:
             return heuristic.choose_action(obs, rng)
-        return Play(seat=obs.seat, cards=self.play(obs, rng))
+        return Play(seat=obs.seat, cards=self.play(obs, rng, deadline))
 
-    def play(self, obs: Observation, rng: random.Random) -> list[int]:
+    def work_ms(self, obs: Observation) -> float:
+        """The budget of the decision ``obs`` asks for, in milliseconds of work (what a
+        wall-clock ceiling is measured against); 0 for what the heuristic decides."""
+        if obs.phase in declare.PHASES and self.declare:
+            return self.budget_ms * declare.BUDGET_FACTOR if obs.show_options else 0.0
+        if obs.phase == "burying" and self.bury:
+            return self.bury_ms * BURY_SCALE
+        if obs.phase == "playing" and self.cardplay:
+            return float(self.budget_ms)
+        return 0.0
+
+    def play(
+        self, obs: Observation, rng: random.Random, deadline: Deadline | None = None
+    ) -> list[int]:
         own = heuristic.suggest(obs, rng)
         if max(obs.card_counts) <= self.endgame:
-            return self.solve(obs, own, rng)
+            return self.solve(obs, own, rng, deadline)
         cands = candidates(obs, own, rng)
         if len(cands) == 1:
             return cands[0]
@@ -154,6 +178,8 @@ class SearchPlayer:
         for r in range(rounds):
             worlds = min(self.max_worlds - len(weights), evaluations // rounds // len(alive))
             for _ in range(worlds):
+                if passed(deadline):
+                    break
                 world = sample(ctx, know, rng)
                 world[obs.seat] = list(obs.hand)
                 weights.append(self.weight(obs, world, ducks, holds))
@@ -164,11 +190,16 @@ class SearchPlayer:
                         obs, hands, kitty, burier, cands[i], heuristic.suggest, rng, base
                     )
                     values[i].append(sign * total)
+            if passed(deadline):
+                break
             if r < rounds - 1:
                 # successive halving: the worse half by weighted mean goes (the heuristic's
                 # own play, 0, stays), the budget left goes to those still in
                 ranked = sorted(alive[1:], key=lambda i: -_mean(values[i], weights))
                 alive = [0, *ranked[: max(1, len(ranked) // 2)]]
+        if len(values[0]) < 2:
+            return own  # the deadline came before two worlds
+        # the candidates still in met the same worlds (a deadline stops between worlds)
         pick = choose([values[i] for i in alive], weights, self.confidence)
         return cands[alive[pick]]
 
@@ -192,9 +223,16 @@ class SearchPlayer:
                 w *= self.withheld ** len(cards.intersection(world[seat]))
         return w
 
-    def solve(self, obs: Observation, own: list[int], rng: random.Random) -> list[int]:
+    def solve(
+        self,
+        obs: Observation,
+        own: list[int],
+        rng: random.Random,
+        deadline: Deadline | None = None,
+    ) -> list[int]:
         """The endgame: every legal play, each world solved exactly (:mod:`.endgame`);
-        worlds are drawn until the solvers have spent the budget."""
+        worlds are drawn until the solvers have spent the budget (or the deadline has
+        passed: a world being solved then is dropped)."""
         trick = obs.current_trick
         so_far = [(p.seat, tuple(p.cards)) for p in trick.plays] if trick else []
         lead = so_far[0][1] if so_far else None
@@ -215,16 +253,23 @@ class SearchPlayer:
         weights: list[float] = []
         nodes = 0
         while len(weights) < 2 or (nodes < budget and len(weights) < self.max_worlds):
+            if passed(deadline):
+                break
             world = sample(obs.ctx, know, rng)
             world[obs.seat] = list(obs.hand)
-            weights.append(self.weight(obs, world, ducks, holds))
             kitty = world[KITTY] if obs.kitty is None else list(obs.kitty)
-            solver = Solver(obs.ctx, obs.rules, kitty, team_of(obs.dealer))
+            solver = Solver(obs.ctx, obs.rules, kitty, team_of(obs.dealer), deadline)
             hands = [tuple(sorted(h)) for h in world[:4]]
-            for i, cand in enumerate(cands):
-                rest = solver.value(hands, so_far, obs.seat, tuple(cand))
+            try:
+                row = [solver.value(hands, so_far, obs.seat, tuple(cand)) for cand in cands]
+            except OutOfTime:
+                break
+            weights.append(self.weight(obs, world, ducks, holds))
+            for i, rest in enumerate(row):
                 values[i].append(sign * max(0, points + penalty + rest))
             nodes += solver.nodes
+        if len(weights) < 2:
+            return own  # the deadline came before two worlds were solved
         return cands[choose(values, weights, self.confidence)]
 
 

@@ -1,14 +1,22 @@
-"""bot.computer: search decisions run in a process pool and never block the event loop."""
+"""bot.computer: search decisions run in a process pool and never block the event loop, and\nstop at a wall-clock ceiling whatever their budget of work."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+import time
+
+import pytest
 
 from bot import computer
 from bot.computer import Computers
+from bot.config import Settings
 from engine.hand import Bury, Deal, HandState, Pass, Show
 from engine.players import get
+from engine.players.bury import BURY_SCALE
+from engine.players.deadline import Deadline
+from engine.players.heuristic import choose_bury
+from engine.players.search import SearchPlayer
 from engine.rules import RuleSet
 
 
@@ -140,3 +148,48 @@ async def test_a_dead_worker_process_costs_one_heuristic_move_not_the_game(caplo
         state.apply(again)
     finally:
         computers.close()
+
+
+async def test_a_decision_stops_at_its_wall_clock_ceiling_whatever_its_budget(monkeypatch):
+    # a bury budget of 100 s of work (thousands of playouts); the ceiling: 0.3 s of wall time
+    monkeypatch.setitem(computer.BUDGET_MS, "normal", 100_000)
+    computers = Computers(workers=1, wall_factor=1.5, wall_max_seconds=0.3)
+    try:
+        state = a_position()
+        await computers.act("normal", state.observation(state.turn), random.Random(1))  # type: ignore[arg-type]
+        state = a_moment("burying")
+        obs = state.observation(state.turn)  # type: ignore[arg-type]
+        start = time.monotonic()
+        bury = await computers.act("normal", obs, random.Random(1))
+        took = time.monotonic() - start
+        assert isinstance(bury, Bury)
+        state.apply(bury)  # a legal bury
+        assert took < 10, f"the bury took {took:.1f} s"  # a budget's worth takes minutes
+    finally:
+        computers.close()
+
+
+def test_the_ceiling_is_the_settings_factor_of_each_decisions_budget_at_most_their_max():
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert (settings.computer_wall_factor, settings.computer_wall_max_seconds) == (1.5, 2.0)
+    normal, hard = computer.player_for("normal"), computer.player_for("hard")
+    assert isinstance(normal, SearchPlayer) and isinstance(hard, SearchPlayer)
+    state = a_position()
+    play = state.observation(state.turn)  # type: ignore[arg-type]
+    assert computer.ceiling(normal, play, 1.5, 2.0) == pytest.approx(1.5 * normal.budget_ms / 1000)
+    assert computer.ceiling(hard, play, 1.5, 2.0) == pytest.approx(1.5 * hard.budget_ms / 1000)
+    assert computer.ceiling(hard, play, 10.0, 2.0) == 2.0  # never more than the max
+    state = a_moment("burying")
+    bury = state.observation(state.turn)  # type: ignore[arg-type]
+    assert computer.ceiling(hard, bury, 1.5, 2.0) == pytest.approx(1.5 * hard.work_ms(bury) / 1000)
+    assert hard.work_ms(bury) == hard.bury_ms * BURY_SCALE
+
+
+def test_a_search_decision_in_the_worker_gets_its_deadline():
+    # what the worker runs: with a deadline already past, the heuristic's bury at once
+    # (without the deadline the search would think for minutes)
+    state = a_moment("burying")
+    obs = state.observation(state.turn)  # type: ignore[arg-type]
+    player = get("search", budget_ms=100_000)
+    late = computer._think(player, obs, 5, Deadline(time.monotonic() - 1))
+    assert late == Bury(seat=obs.seat, cards=choose_bury(obs))
