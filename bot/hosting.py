@@ -130,8 +130,9 @@ def _serve_webapp(app: BotApp, settings: Settings) -> None:
 
 class WebhookHandler(TelegramHandler):
     """PTB's webhook handler, but a body that is not a JSON object (a list, malformed
-    JSON) or not an update is refused with 400 and logged in one line without the body
-    (it is personal data), where PTB answers 500 or logs the whole payload."""
+    JSON, JSON nested deeper than Python's recursion limit) or not an update is refused
+    with 400 and logged in one line without the body (it is personal data), where PTB
+    answers 500 or logs the whole payload."""
 
     async def post(self) -> None:
         self._validate_post()  # the content type and the secret first: 403
@@ -139,6 +140,8 @@ class WebhookHandler(TelegramHandler):
             data = json.loads(self.request.body)
         except ValueError:
             self._refuse("not JSON")
+        except RecursionError:  # the C parser's guard: nothing was harmed
+            self._refuse("JSON nested too deep")
         if not isinstance(data, dict):
             self._refuse("JSON but not an object")
         try:

@@ -12,6 +12,7 @@ store's one thread once hundreds of games run (~4 ms each on a plain disk).
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import os
 import sqlite3
@@ -338,12 +339,18 @@ class Store:
         return [(r[0], r[1], r[2], r[3]) for r in rows]
 
 
+# the disk under the database failing: no space, a read-only file system, an I/O error
+_DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
+
+
 def database_fault(error: BaseException | None) -> str | None:
     """What the database said, when ``error`` is the database failing (a full disk, a
     file made read-only, a lock held too long) rather than a bug: a line explains it,
     a traceback would not. None for anything else."""
     if isinstance(error, sqlite3.OperationalError):
         return f"the database: {error}"
+    if isinstance(error, OSError) and error.errno in _DISK_ERRNOS:
+        return f"the disk: {error}"
     return None
 
 

@@ -8,10 +8,17 @@ button's callback data is (``bot.codec.parse``).
 keyboard's press); ``cards``: card ids (0–53), for ``show`` (the option's cards) and
 ``play`` (the cards to play or bury; none: the selection). A body that does not parse
 (:class:`BadAction`) is answered politely by the server and changes nothing.
+
+The other requests' game (``POST /api/here``'s body, ``?game=``) is parsed here too.
+Every number is bounded (a game id fits the database's INTEGER; a count is one of
+JSON's exact integers) and finite; pydantic's JSON parser refuses a body nested deeper
+than its recursion limit (a few hundred) with a validation error, never a
+``RecursionError``; the server bounds the body's size.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -33,6 +40,9 @@ MAX_CARDS = 40  # more than any hand holds
 
 CardId = Annotated[int, Field(ge=0, lt=NUM_DISTINCT)]
 Count = Annotated[int, Field(ge=0, le=2**53)]  # JSON's exact integers
+MAX_GAME_ID = 2**63 - 1  # SQLite's INTEGER
+GameId = Annotated[int, Field(ge=1, le=MAX_GAME_ID)]
+_DIGITS = re.compile(r"[0-9]{1,19}")
 
 _ARGLESS: dict[str, type[Hint | Clear | Pass | Redeal | Back | NextHand]] = {
     "hint": Hint,
@@ -53,7 +63,7 @@ class Act(BaseModel):
 
     model_config = ConfigDict(strict=True, frozen=True, extra="ignore")
 
-    game: Count
+    game: GameId
     action: Literal["play", "show", "hint", "clear", "pass", "redeal", "back", "next"]
     hand: Count = 0
     version: Count = 0
@@ -78,12 +88,35 @@ class Act(BaseModel):
         return _ARGLESS[self.action](user_id, hand, version, code=code)
 
 
+class Here(BaseModel):
+    """The body of ``POST /api/here``: ``{"game": 12}``."""
+
+    model_config = ConfigDict(strict=True, frozen=True, extra="ignore")
+
+    game: GameId
+
+
 def parse(raw: bytes | str) -> Act:
     """The request's body as an action, or :class:`BadAction`."""
     try:
         return Act.model_validate_json(raw)
     except ValidationError as e:
         raise BadAction(_first(e)) from None
+
+
+def parse_here(raw: bytes | str) -> int:
+    """The game of a ``here`` body, or :class:`BadAction`."""
+    try:
+        return Here.model_validate_json(raw).game
+    except ValidationError as e:
+        raise BadAction(_first(e)) from None
+
+
+def game_param(text: str) -> int:
+    """A game id written in a URL (``?game=``): decimal digits only, or :class:`BadAction`."""
+    if _DIGITS.fullmatch(text) is None or not 1 <= (game := int(text)) <= MAX_GAME_ID:
+        raise BadAction("game: not a game id")
+    return game
 
 
 def _first(e: ValidationError) -> str:

@@ -16,6 +16,11 @@ does not play reads the public view; anyone else is refused.
 
 Each person may make ``WEBAPP_RATE_PER_MINUTE`` requests a minute (a leaky bucket,
 ``aiolimiter``); more are answered 429.
+
+A request the page does not send (a body or a ``?game=`` that does not parse, a body
+over ``MAX_BODY`` bytes) is answered 4xx, its reason in one line at most, never a
+traceback. A change that did not happen (its save failed: a full disk) is answered 503
+with the chat's own words for it (``error.undone``) and the game as it was saved.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from aiolimiter import AsyncLimiter
 from bot import codec
 from bot.config import Settings
 from bot.i18n import LANGS, catalog, normalize, pick, t
-from bot.live import Answer, Game
+from bot.live import Answer, Game, StepFailed
 from bot.members import Members
 from bot.table.commands import SeatCommand
 from bot.webapp import actions
@@ -106,6 +111,7 @@ KEEPALIVE = 15.0
 WRITE_SECONDS = 10.0
 TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
 MAX_LIMITERS = 10_000  # people remembered by the rate limiter (the least recent forgotten)
+MAX_BODY = 16 * 1024  # an action's body is a few dozen bytes: more is answered 413
 
 
 def make_app(ptb: Callable[[], BotApp | None], stand_in: Path | None = None) -> web.Application:
@@ -113,7 +119,7 @@ def make_app(ptb: Callable[[], BotApp | None], stand_in: Path | None = None) -> 
     ``bot_data`` holds the service once initialised; None before it is built). The page
     loads Telegram's own WebApp script; ``stand_in``: a file serving instead (the
     sandbox, no Telegram)."""
-    app = web.Application()
+    app = web.Application(client_max_size=MAX_BODY)
     app[PTB] = ptb
     app[LIMITS] = OrderedDict()
     app.router.add_get("/", index)
@@ -197,15 +203,12 @@ async def _limit(request: web.Request, user_id: int) -> None:
 
 
 async def _reader(
-    request: web.Request, launch: Launch, game_id: Any
+    request: web.Request, launch: Launch, game_id: int | None
 ) -> tuple[Game, int | None, str]:
     """The game, the reader's seat in it (None: a member of the group watching) and
     their language; 404 / 403 otherwise."""
     svc, _ = _service(request)
-    try:
-        game = await svc.get(int(game_id))
-    except (TypeError, ValueError):
-        game = None
+    game = None if game_id is None else await svc.get(game_id)
     if game is None:
         raise web.HTTPNotFound(text="no such game")
     user = launch.user
@@ -220,16 +223,22 @@ def _members(request: web.Request) -> Members:
     return _running(request).bot_data.members
 
 
-def _game_of(request: web.Request, launch: Launch) -> str | None:
-    """The game asked for: ``?game=``, else the direct link's ``startapp`` (signed)."""
+def _game_of(request: web.Request, launch: Launch) -> int | None:
+    """The game asked for: ``?game=`` (400 if it is no game id), else the direct link's
+    ``startapp`` (signed)."""
     asked = request.query.get("game")
-    if asked is None and launch.start_param:
+    if asked is None:
+        if not launch.start_param:
+            return None
         try:
             link = codec.parse_link(launch.start_param)
         except codec.BadData:
             return None
-        return str(link.game) if isinstance(link, codec.OpenLink) else None
-    return asked
+        return link.game if isinstance(link, codec.OpenLink) else None
+    try:
+        return actions.game_param(asked)
+    except actions.BadAction as e:
+        raise web.HTTPBadRequest(text=str(e)) from None
 
 
 # ---------------------------------------------------------------------- the API
@@ -255,11 +264,15 @@ async def act(request: web.Request) -> web.Response:
     game, seat, lang = await _reader(request, launch, action.game)
     # the same door as a tapped button: lock, engine, save once, publish once
     command = action.command(user.id, user.language_code)
-    answer = await _running(request).bot_data.hands.press(game, command)
+    status = 200
+    try:
+        answer = await _running(request).bot_data.hands.press(game, command)
+    except StepFailed:  # logged once with the game's id; the game is as it was saved
+        answer, status = Answer(t(lang, "error.undone"), alert=True), 503
     async with game.lock:
         doc = _running(request).bot_data.hub.view(game, seat, lang)
     return web.json_response(
-        {"text": answer.text, "alert": answer.alert, "view": doc}, dumps=_dumps
+        {"text": answer.text, "alert": answer.alert, "view": doc}, status=status, dumps=_dumps
     )
 
 
@@ -307,9 +320,9 @@ async def here(request: web.Request) -> web.Response:
     launch = _from_header(request)
     await _limit(request, launch.user.id)
     try:
-        game_id = int((await request.json())["game"])
-    except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-        raise web.HTTPBadRequest(text="bad game") from None
+        game_id = actions.parse_here(await request.read())
+    except actions.BadAction as e:
+        raise web.HTTPBadRequest(text=str(e)) from None
     if not _running(request).bot_data.hub.here(launch.user.id, game_id):
         raise web.HTTPNotFound(text="no open stream")
     return web.Response(status=204)
