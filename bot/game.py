@@ -240,6 +240,22 @@ class GameService:
                 game = self._adopt(rec)
         return game
 
+    async def read(self, game_id: int) -> Game | None:
+        """The game for someone who only reads it (a Mini App's view, a press that can
+        change nothing): the one in memory; else an ended game is read from the store
+        and left out of memory (``detached``: nobody keeps it once read), and a game in
+        play is loaded as :meth:`get` loads it."""
+        game = self.games.get(game_id)
+        if game is not None:
+            return game
+        rec = await self.store.load_game(game_id)
+        if rec is None:
+            return None
+        if rec.status in RUNNING_STATES:
+            return await self.get(game_id)
+        match = MatchState.model_validate_json(rec.match_json) if rec.match_json else None
+        return Game(rec, match, saved=rec.model_dump_json(), detached=True)
+
     def _adopt(self, rec: GameRecord) -> Game:
         """The game of a record read from the store, kept in memory (an ended one, read
         again for a press on an old message, leaves again after that change)."""

@@ -33,12 +33,17 @@ class Game(Table):
     # record, the match, its hand (held, so no new object can take their ids) and the
     # moves that changed them since; the same again: the JSON is reused
     dumped: tuple[object, ...] | None = field(default=None, repr=False, compare=False)
+    # an ended game read from the store for a reader (``GameService.read``): not in the
+    # live set, and nothing changes it
+    detached: bool = False
 
 
 class Tables(Protocol):
     """The games and their one change path (``bot.game.GameService``)."""
 
     async def get(self, game_id: int) -> Game | None: ...
+
+    async def read(self, game_id: int) -> Game | None: ...
 
     async def change(self, game: Game, command: Command) -> Outcome: ...
 

@@ -64,8 +64,9 @@ async def _route(update: Update, context: Context) -> Answer:
     if isinstance(button, SettingsButton):
         return await settings_press(update, context, button)
     svc = service(context)
-    game = await svc.get(button.game)
-    if game is None:
+    # a press on a message of an ended game changes nothing: the game stays on disk
+    game = await svc.read(button.game)
+    if game is None or game.detached:
         return Answer(t(await chat_lang(context, update), "stale"))
     user = query.from_user
     match button:

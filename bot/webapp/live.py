@@ -30,7 +30,8 @@ from typing import Any, Protocol
 
 from bot.live import Game, Tables
 from bot.messages import Clock
-from bot.projection import Projections
+from bot.models import RUNNING_STATES
+from bot.projection import Projections, project
 from bot.webapp.view import table_view
 
 log = logging.getLogger(__name__)
@@ -167,6 +168,8 @@ class Hub:
         if self.readers.remove(reader):
             # they may not be looking at their DM either: a turn reaching them notifies
             self.publisher.left_app(reader.user_id)
+            if reader.game.detached:  # an ended game read from the store: no DM waited
+                return
             # their DM waited while the app showed everything: bring it up to date now
             task = asyncio.get_running_loop().create_task(self._catch_up(reader.game_id))
             self._tasks.add(task)
@@ -216,8 +219,18 @@ class Hub:
         return json.dumps(self.view(game, seat, lang), ensure_ascii=False)
 
     def view(self, game: Game, seat: int | None, lang: str) -> dict[str, Any]:
+        """``seat``'s document of the game (None: the public's). An ended game shows
+        everyone its final public table: what a hand still held when it ended is
+        nobody's business any more (a player's app, or old launch data, reads the
+        result, not the cards); one read from the store (``detached``) is projected
+        afresh, nothing of it kept."""
         rec, match = game.rec, game.match
         if match is None:
             return {"game": rec.id, "status": rec.status, "group": rec.chat_title, "lang": lang}
-        projection = self.publisher.projections.of(game, seat)
+        if rec.status not in RUNNING_STATES:
+            seat = None
+        if game.detached:
+            projection = project(rec, match, None)
+        else:
+            projection = self.publisher.projections.of(game, seat)
         return table_view(rec, projection, lang, self.clock.now())

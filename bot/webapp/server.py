@@ -58,7 +58,7 @@ class Service(Protocol):
 
     def wall(self) -> float: ...
 
-    async def get(self, game_id: int) -> Game | None: ...
+    async def read(self, game_id: int) -> Game | None: ...
 
 
 class Presses(Protocol):
@@ -208,7 +208,8 @@ async def _reader(
     """The game, the reader's seat in it (None: a member of the group watching) and
     their language; 404 / 403 otherwise."""
     svc, _ = _service(request)
-    game = None if game_id is None else await svc.get(game_id)
+    # an ended game is read from the store and stays there, whatever the answer
+    game = None if game_id is None else await svc.read(game_id)
     if game is None:
         raise web.HTTPNotFound(text="no such game")
     user = launch.user
@@ -266,7 +267,10 @@ async def act(request: web.Request) -> web.Response:
     command = action.command(user.id, user.language_code)
     status = 200
     try:
-        answer = await _running(request).bot_data.hands.press(game, command)
+        if game.detached:  # an ended game: nothing changes it, as an old keyboard's press
+            answer = Answer(t(lang, "stale"))
+        else:
+            answer = await _running(request).bot_data.hands.press(game, command)
     except StepFailed:  # logged once with the game's id; the game is as it was saved
         answer, status = Answer(t(lang, "error.undone"), alert=True), 503
     async with game.lock:
