@@ -4,7 +4,9 @@ Every API request carries Telegram's signed launch data (``Authorization: tma
 <initData>``; the event stream, which a browser opens without headers, as ``?auth=``),
 checked by ``bot.webapp.auth``; the person it names is the only identity. A seated
 player reads their seat's view and acts for their seat only; a member of the group who
-does not play reads the public view; anyone else is refused.
+does not play reads the public view (``Members.sees_table``: asked of Telegram, the
+answer cached briefly); anyone else, or anyone Telegram does not vouch for, is refused
+403 (the table names the group and its players).
 
     GET  /                 the page (``static/``, no build step)
     GET  /telegram-web-app.js  Telegram's WebApp script (a redirect; the sandbox: a stand-in)
@@ -41,7 +43,7 @@ from bot import codec
 from bot.config import Settings
 from bot.i18n import LANGS, catalog, normalize, pick, t
 from bot.live import Answer, Game, StepFailed
-from bot.members import Members
+from bot.members import Busy, Members
 from bot.table.commands import SeatCommand
 from bot.webapp import actions
 from bot.webapp.auth import InitDataError, Launch, validate
@@ -215,8 +217,13 @@ async def _reader(
     user = launch.user
     rec = game.rec
     seat = rec.seat_of(user.id)
-    if seat is None and not await _members(request).is_member(rec.chat_id, user.id):
-        raise web.HTTPForbidden(text="not in this group")
+    if seat is None:  # a spectator: only a member Telegram vouches for sees the table
+        try:
+            member = await _members(request).sees_table(rec.chat_id, user.id)
+        except Busy:
+            raise web.HTTPTooManyRequests(text="busy", headers={"Retry-After": "1"}) from None
+        if not member:
+            raise web.HTTPForbidden(text="not in this group")
     return game, seat, rec.user_lang(user.id, user.language_code)
 
 
