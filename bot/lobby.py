@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot import codec, options, slots
+from bot import codec, options
 from bot.live import Answer, Game, Tables
-from bot.messages import Clock
+from bot.messages import Clock, slot_key
 from bot.models import ChatSettings, GameRecord
 from bot.processor import KeyedLocks
 from bot.publish import Publisher
@@ -68,7 +68,7 @@ class Lobby:
 
     def lobby_message_id(self, game: Game) -> int | None:
         box = self.publisher.outboxes.get(game.rec.chat_id)
-        return box.message_id(slots.key(game.rec.id, "lobby"))
+        return box.message_id(slot_key(game.rec.id, "lobby"))
 
     async def join(self, game_id: int, seat: int, user_id: int, name: str, lang: str | None) -> str:
         """Seat a player who came through the deep link. Returns an i18n key."""

@@ -2,7 +2,8 @@
 keyboards as plain data, and the :class:`Clock` that paces and dates them. Renderers
 (``bot.render``) build these values and the outbox (``bot.outbox``) delivers them;
 this module knows neither. How a keyboard's buttons are laid out in rows that a phone
-shows uncut is here too (:func:`per_row`, :func:`even_rows`).
+shows uncut is here too (:func:`per_row`, :func:`even_rows`), and the keys that name
+each message of a game (:class:`SlotKey`).
 
 A player's DM hand is rendered whenever what its reader needs changes, with one button
 per card (up to ~40). Built as python-telegram-bot objects, each button costs dozens of
@@ -23,7 +24,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 import regex
 from telegram import InlineKeyboardMarkup
@@ -180,3 +181,52 @@ def even_rows(items: Sequence[T], n: int) -> list[list[T]]:
         rows.append(list(items[at : at + take]))
         at += take
     return rows
+
+
+# Slot keys: which bot message a content is for (the outboxes' slots, bot/outbox.py).
+# A key names a game and what its message is: ``g<game>:<kind>`` (the lobby, a seat's
+# DM hand, the match's end, the level chart), ``g<game>:<kind>:<seat>`` (a DM that
+# failed, a seat taken over) or ``g<game>:h<hand>:<kind>`` (a hand's group table and
+# its result). Keys are stored (the store's ``shown`` table: a restart finds its
+# messages by them), so a key's text never changes. Code holds a :class:`SlotKey` (or
+# builds the key with :func:`slot_key`) and never takes a key apart.
+
+SlotKind = Literal["lobby", "hand", "ended", "chart", "dmfail", "take", "table", "result"]
+_SEAT_KINDS = ("dmfail", "take")
+_HAND_KINDS = ("table", "result")
+
+
+@dataclass(frozen=True, slots=True)
+class SlotKey:
+    """One message of a game: ``hand`` for a hand's (table, result), ``seat`` for a
+    seat's (dmfail, take), neither for the rest."""
+
+    game: int
+    kind: SlotKind
+    hand: int | None = None
+    seat: int | None = None
+
+    def __post_init__(self) -> None:
+        hand_ok = (self.hand is not None) == (self.kind in _HAND_KINDS)
+        seat_ok = (self.seat is not None) == (self.kind in _SEAT_KINDS)
+        if not (hand_ok and seat_ok):
+            raise ValueError(f"slot {self.kind!r} with hand={self.hand}, seat={self.seat}")
+
+    @property
+    def key(self) -> str:
+        if self.hand is not None:
+            return f"g{self.game}:h{self.hand}:{self.kind}"
+        if self.seat is not None:
+            return f"g{self.game}:{self.kind}:{self.seat}"
+        return f"g{self.game}:{self.kind}"
+
+    @property
+    def family(self) -> str | None:
+        """A game's hand tables form one family: a newer one supersedes older ones not
+        sent yet (bot/outbox.py); every other message stands alone."""
+        return f"g{self.game}:table" if self.kind == "table" else None
+
+
+def slot_key(game: int, kind: SlotKind, *, hand: int | None = None, seat: int | None = None) -> str:
+    """The key of one message of a game (see :class:`SlotKey`)."""
+    return SlotKey(game, kind, hand, seat).key

@@ -33,12 +33,12 @@ from typing import Protocol
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import codec, slots
+from bot import codec
 from bot.config import Settings
 from bot.history import Charted
 from bot.i18n import t
 from bot.live import Answer, Game, Tables
-from bot.messages import Clock, Content
+from bot.messages import Clock, Content, slot_key
 from bot.models import GameRecord
 from bot.outbox import Outboxes, Slot
 from bot.projection import Deadline, Projections, clock_of
@@ -112,7 +112,7 @@ class Publisher:
 
     @staticmethod
     def dm_key(rec: GameRecord) -> str:
-        return slots.key(rec.id, "hand")
+        return slot_key(rec.id, "hand")
 
     def renew_dm(self, rec: GameRecord, seat: int) -> None:
         """The seat's hand goes out as a new message at the next publish (a player back
@@ -210,28 +210,28 @@ class Publisher:
                 self.outboxes.get(old.user_id).put(self.dm_key(rec), Content(text), oneshot=False)
             name = shown(old.name or "?", render_table.NAME_LIMIT)
             text = t(rec.lang, "table.taken_over", name=shown(e.new.name), old=name, n=e.seat + 1)
-            key = slots.key(rec.id, "take", seat=e.seat)
+            key = slot_key(rec.id, "take", seat=e.seat)
             group.put(key, Content(text), oneshot=True, thread_id=th)
         elif isinstance(e, DmFailed):
             group.put(
-                slots.key(rec.id, "dmfail", seat=e.seat),
+                slot_key(rec.id, "dmfail", seat=e.seat),
                 self._dm_failed(rec, e.seat),
                 oneshot=True,
                 thread_id=th,
             )
         elif isinstance(e, HandClosed):
             # the finished hand's result loses its "Next hand" button (no stale buttons)
-            key = slots.key(rec.id, "result", hand=e.view.hand_number)
+            key = slot_key(rec.id, "result", hand=e.view.hand_number)
             content = render_table.result_of(rec, e.view, live=False)
             group.put(key, content, oneshot=False, thread_id=th)
         elif rec.group_gone:
             return  # the bot is not in the group: the end is not told there
         elif isinstance(e, Closed) and e.by is not None:
             text = t(rec.lang, "endgame.done", name=e.by)
-            group.put(slots.key(rec.id, "ended"), Content(text), oneshot=True, thread_id=th)
+            group.put(slot_key(rec.id, "ended"), Content(text), oneshot=True, thread_id=th)
         elif isinstance(e, Charted):
             content = render_history.chart_message(rec.lang, e.record)
-            group.put(slots.key(rec.id, "chart"), content, oneshot=True, thread_id=th)
+            group.put(slot_key(rec.id, "chart"), content, oneshot=True, thread_id=th)
 
     def _dm_failed(self, rec: GameRecord, seat: int) -> Content:
         """The group is told a player's DM fails: open it again, or take the seat."""
@@ -252,7 +252,7 @@ class Publisher:
         th = rec.thread_id
         user = self.bot_username
         if full or any(isinstance(e, LOBBY) for e in events):
-            box.put(slots.key(rec.id, "lobby"), render_lobby(rec, user), thread_id=th)
+            box.put(slot_key(rec.id, "lobby"), render_lobby(rec, user), thread_id=th)
         if match is None:
             return
         shown = self.projections.of(game, None)

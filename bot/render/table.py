@@ -15,15 +15,14 @@ from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import codec, slots
+from bot import codec
 from bot.codec import NextHandButton
 from bot.i18n import plural, t
-from bot.messages import Content
+from bot.messages import Content, SlotKey, slot_key
 from bot.models import GameRecord
 from bot.projection import PlayView, Points, Projection, TrickView
 from bot.render.cards import cards_label, rank_label, suit_label
 from bot.render.names import shown
-from bot.slots import SlotKey
 from bot.table import takeable
 from engine.seats import SEATS, Seat
 from engine.view import PublicView
@@ -347,7 +346,7 @@ def takeover_markup(
 
 
 def table_key(rec: GameRecord, hand_number: int) -> str:
-    return slots.key(rec.id, "table", hand=hand_number)
+    return slot_key(rec.id, "table", hand=hand_number)
 
 
 def group_messages(

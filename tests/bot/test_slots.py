@@ -2,7 +2,8 @@
 
 import pytest
 
-from bot.slots import SlotKey, key
+from bot.messages import SlotKey
+from bot.messages import slot_key as key
 
 
 def test_each_message_of_a_game_keeps_its_stored_key():
