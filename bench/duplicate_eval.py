@@ -5,7 +5,10 @@
 
 A player is a name for ``engine.players.get`` (``random``, ``simple``, ``heuristic``,
 ``search``), optionally with options: ``search,budget_ms=50``; ``--budget-ms`` sets the
-budget of every search player that names none. ``old:<commit>:<player>`` is that player
+budget of every search player that names none. ``bot:normal`` and ``bot:hard`` are the
+bot's own players of those strengths (``bot.computer.player_for``: 普通 and 困难, every
+part as it ships), ``bot:normal,wall`` the same with the bot's wall-clock ceiling on each
+decision (1.5 times its budget from the call: no longer reproducible). ``old:<commit>:<player>`` is that player
 of an earlier commit (``bench/old_player.py``: its own process, the commit's engine), e.g.
 ``--a search --b old:b2b9bb8:search`` for today's search against issue 20's. One part of the search alone:
 ``search,cardplay=0,bury=1`` is the heuristic with only the bury searched (against
@@ -185,14 +188,36 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.old_player import OldPlayer  # noqa: E402
-from engine.hand import Action, Deal, HandState, Show  # noqa: E402
+from bot.computer import WALL_FACTOR, WALL_MAX_SECONDS, ceiling, player_for  # noqa: E402
+from engine.hand import Action, Deal, HandState, Observation, Show  # noqa: E402
 from engine.players import Player, get  # noqa: E402
+from engine.players.deadline import Deadline  # noqa: E402
+from engine.players.search import SearchPlayer  # noqa: E402
 from engine.rules import RuleSet  # noqa: E402
 
 _OLD: dict[tuple[str, int | None], OldPlayer] = {}  # one old-engine subprocess per spec a worker
 
 
+class Walled:
+    """A search player given the bot's wall-clock ceiling on each decision
+    (``bot.computer.ceiling``: 1.5 times its budget, at most 2 s, from the call)."""
+
+    def __init__(self, player: SearchPlayer) -> None:
+        self.player = player
+
+    def __call__(self, obs: Observation, rng: random.Random) -> Action:
+        limit = ceiling(self.player, obs, WALL_FACTOR, WALL_MAX_SECONDS)
+        return self.player(obs, rng, Deadline.after(limit))
+
+
 def load(spec: str, budget_ms: int | None = None) -> Player | OldPlayer:
+    if spec.startswith("bot:"):  # bot:<strength>[,wall], the bot's own player of a strength
+        strength, *flags = spec[4:].split(",")
+        player = player_for(strength)
+        if "wall" in flags:
+            assert isinstance(player, SearchPlayer)
+            return Walled(player)
+        return player
     if spec.startswith("old:"):  # old:<commit>:<spec>, a player of an earlier commit
         _, commit, inner = spec.split(":", 2)
         key = (spec, budget_ms)

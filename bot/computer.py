@@ -61,6 +61,12 @@ WALL_MAX_SECONDS = 2.0
 STRENGTHS = ("easy", "normal", "hard")
 DEFAULT_STRENGTH = "easy"
 BUDGET_MS = {"normal": 50, "hard": DEFAULT_BUDGET_MS}
+# declaring and the bury think this many card-play budgets: at 普通 they are few decisions a
+# hand (most declaring moments have nothing to show and pass at once), so four budgets
+# there cost about half as much CPU again as card play and buy most of what they gained
+# at 困难's budget (at 50 ms the bury could not search at all); figures in
+# ``bench/duplicate_eval.py``
+PARTS = {"normal": 4, "hard": 1}
 # the search's parts the bot's computers use besides card play: each measured alone
 # against the heuristic's (module docstring); 0 turns one back to the heuristic
 SEARCH_OPTIONS = {"declare": 1, "bury": 1}
@@ -79,7 +85,8 @@ def player_for(strength: str) -> Player:
     budget = BUDGET_MS.get(strength if strength in STRENGTHS else DEFAULT_STRENGTH)
     if budget is None:
         return get("heuristic")
-    return get("search", budget_ms=budget, **SEARCH_OPTIONS)
+    parts = budget * PARTS.get(strength, 1)
+    return get("search", budget_ms=budget, declare_ms=parts, bury_ms=parts, **SEARCH_OPTIONS)
 
 
 def decision_rng(game_seed: int, hand_number: int, version: int) -> random.Random:

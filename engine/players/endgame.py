@@ -13,7 +13,8 @@ once to the solved value rather than inside the search.
 
 Given a wall-clock :class:`~engine.players.deadline.Deadline`, the solver looks at it every
 ``CHECK_NODES`` positions and raises :class:`~engine.players.deadline.OutOfTime` once it
-has passed (one world of a large endgame can take many times a small budget).
+has passed; given ``max_nodes``, it raises :class:`TooBig` past that many positions (work,
+so reproducible): one world of a large endgame can take many times a small budget.
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ from engine.tricks import check_throw, is_legal_follow
 
 Hand = tuple[int, ...]
 INF = 10**6
+
+
+class TooBig(Exception):
+    """The world needs more positions than the solver was given (``max_nodes``)."""
 
 
 def plays_for(ctx: TrumpContext, hand: Hand, lead: Sequence[int] | None) -> list[Hand]:
@@ -70,8 +75,10 @@ class Solver:
         kitty: Sequence[int],
         defenders: int,
         deadline: Deadline | None = None,
+        max_nodes: int | None = None,
     ) -> None:
         self.deadline = deadline
+        self.max_nodes = max_nodes if max_nodes is not None else INF * INF
         self.ctx = ctx
         self.rules = rules
         self.kitty = list(kitty)
@@ -106,6 +113,8 @@ class Solver:
         beta: int,
     ) -> int:
         self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise TooBig
         if self.deadline is not None and self.nodes % CHECK_NODES == 0 and self.deadline.passed():
             raise OutOfTime
         key = None

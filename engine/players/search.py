@@ -60,7 +60,7 @@ from engine.players import declare, heuristic
 from engine.players.bury import BURY_SCALE, search_bury
 from engine.players.candidates import cost, distinct_in_effect, follow_candidates, lead_candidates
 from engine.players.deadline import Deadline, OutOfTime, passed
-from engine.players.endgame import Solver, plays_for
+from engine.players.endgame import Solver, TooBig, plays_for
 from engine.players.knowledge import ducked, played_cards, withheld
 from engine.players.paired import choose
 from engine.players.playout import SimPlay, SimTrick, playout, seat_view, totals_so_far
@@ -92,6 +92,7 @@ class SearchPlayer:
         cardplay: int = 1,
         bury: int = 1,
         bury_ms: int = 0,
+        declare_ms: int = 0,
         mismatch: int = round(MISMATCH * 100),
         confidence: int = round(CONFIDENCE * 100),
         ducked: int = round(DUCKED * 100),
@@ -107,6 +108,7 @@ class SearchPlayer:
         self.cardplay = cardplay  # 0: play cards with the heuristic (to measure the other parts)
         self.bury = bury  # 1: bury by search (engine.players.bury)
         self.bury_ms = bury_ms or budget_ms  # the bury's budget (0: the card play's)
+        self.declare_ms = declare_ms or budget_ms  # declaring's budget (0: the card play's)
         # inference and confidence, in hundredths (duplicate_eval's specs take integers)
         self.mismatch = mismatch / 100
         self.confidence = confidence / 100
@@ -126,7 +128,7 @@ class SearchPlayer:
         """The seat's action; with a ``deadline``, searched until the budget's work is
         done or the deadline has passed, whichever comes first."""
         if obs.phase in declare.PHASES and self.declare:
-            plays = self.budget_ms * PLAYS_PER_MS * declare.BUDGET_FACTOR
+            plays = self.declare_ms * PLAYS_PER_MS * declare.BUDGET_FACTOR
             return declare.choose(obs, rng, plays, self.max_worlds, deadline)
         if obs.phase == "burying" and self.bury:
             cards = search_bury(obs, rng, self.bury_ms, PLAYS_PER_MS, deadline)
@@ -139,7 +141,7 @@ class SearchPlayer:
         """The budget of the decision ``obs`` asks for, in milliseconds of work (what a
         wall-clock ceiling is measured against); 0 for what the heuristic decides."""
         if obs.phase in declare.PHASES and self.declare:
-            return self.budget_ms * declare.BUDGET_FACTOR if obs.show_options else 0.0
+            return self.declare_ms * declare.BUDGET_FACTOR if obs.show_options else 0.0
         if obs.phase == "burying" and self.bury:
             return self.bury_ms * BURY_SCALE
         if obs.phase == "playing" and self.cardplay:
@@ -151,7 +153,9 @@ class SearchPlayer:
     ) -> list[int]:
         own = heuristic.suggest(obs, rng)
         if max(obs.card_counts) <= self.endgame:
-            return self.solve(obs, own, rng, deadline)
+            solved = self.solve(obs, own, rng, deadline)
+            if solved is not None:
+                return solved  # else too big to solve twice in the budget: played out
         cands = candidates(obs, own, rng)
         if len(cands) == 1:
             return cands[0]
@@ -229,10 +233,13 @@ class SearchPlayer:
         own: list[int],
         rng: random.Random,
         deadline: Deadline | None = None,
-    ) -> list[int]:
+    ) -> list[int] | None:
         """The endgame: every legal play, each world solved exactly (:mod:`.endgame`);
         worlds are drawn until the solvers have spent the budget (or the deadline has
-        passed: a world being solved then is dropped)."""
+        passed: a world being solved then is dropped). Each of the first two worlds may
+        take half the budget's positions, a later one what is left; None if the first two
+        do not fit (the caller plays the endgame out instead): the solvers' work stays
+        within the budget."""
         trick = obs.current_trick
         so_far = [(p.seat, tuple(p.cards)) for p in trick.plays] if trick else []
         lead = so_far[0][1] if so_far else None
@@ -258,11 +265,16 @@ class SearchPlayer:
             world = sample(obs.ctx, know, rng)
             world[obs.seat] = list(obs.hand)
             kitty = world[KITTY] if obs.kitty is None else list(obs.kitty)
-            solver = Solver(obs.ctx, obs.rules, kitty, team_of(obs.dealer), deadline)
+            limit = budget // 2 if len(weights) < 2 else budget - nodes
+            solver = Solver(obs.ctx, obs.rules, kitty, team_of(obs.dealer), deadline, limit)
             hands = [tuple(sorted(h)) for h in world[:4]]
             try:
                 row = [solver.value(hands, so_far, obs.seat, tuple(cand)) for cand in cands]
             except OutOfTime:
+                break
+            except TooBig:
+                if len(weights) < 2:
+                    return None
                 break
             weights.append(self.weight(obs, world, ducks, holds))
             for i, rest in enumerate(row):

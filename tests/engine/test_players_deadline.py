@@ -184,3 +184,29 @@ def test_work_ms_is_each_decisions_budget():
     assert player.work_ms(state.observation(seat)) == 50
     state, seat = next(iter(declaring_positions("classic", 2)))
     assert player.work_ms(state.observation(seat)) == 50 * declare.BUDGET_FACTOR
+
+
+def test_an_endgames_solving_stays_within_its_budget_of_positions(monkeypatch):
+    # a world too big for half the budget is not solved whole: the endgame is played out
+    solvers: list[Solver] = []
+    real = Solver.__init__
+
+    def init(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        real(self, *args, **kwargs)
+        solvers.append(self)
+
+    monkeypatch.setattr(Solver, "__init__", init)
+    player = SearchPlayer(budget_ms=50)
+    budget = 50 * search.PLAYS_PER_MS * search.NODES_PER_PLAY
+    outcomes = {"solved": 0, "played out": 0}
+    for state, seat in endgames(4, 24, first=100):
+        obs = state.observation(seat)
+        solvers.clear()
+        own = heuristic.suggest(obs, random.Random(1))
+        solved = player.solve(obs, own, random.Random(1))
+        if not solvers:
+            continue  # nothing to tell apart
+        assert sum(s.nodes for s in solvers) <= budget + len(solvers)
+        outcomes["solved" if solved is not None else "played out"] += 1
+        state.model_copy(deep=True).apply(Play(seat=seat, cards=player.play(obs, random.Random(1))))
+    assert outcomes["solved"] >= 3 and outcomes["played out"] >= 3
