@@ -52,8 +52,14 @@ class Settings(BaseSettings):
     # The Mini App's short name registered with @BotFather (/newapp): the group's table then
     # links a spectator view, t.me/<bot>/<short name>?startapp=... Empty: no link.
     webapp_short_name: str = Field(default="", pattern=r"^[A-Za-z0-9_]{0,64}$")
-    # A Mini App's signed launch data (initData) is accepted this long after Telegram made it.
+    # A Mini App's signed launch data (initData) is accepted this long after Telegram made it
+    # to read the table (its view, its live updates), and this long to act (a replayed
+    # launch data acts for its person: a shorter window); past it the app is reopened.
     webapp_auth_max_age_seconds: float = Field(default=86400.0, gt=0)
+    webapp_act_max_age_seconds: float = Field(default=21600.0, gt=0)
+    # Requests whose launch data proves nothing (a bad signature, expired) one address may
+    # make a minute, in a burst of as many; more are answered 429.
+    webapp_bad_auth_per_minute: float = Field(default=20.0, gt=0)
     # Requests one person may make of the Mini App's API per minute (more: 429).
     webapp_rate_per_minute: float = Field(default=120.0, gt=0)
     # `python -m bot backup` without a file name: a dated copy in BACKUP_DIR (empty: the

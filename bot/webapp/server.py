@@ -17,7 +17,12 @@ answer cached briefly); anyone else, or anyone Telegram does not vouch for, is r
     POST /api/here         the page is shown (every few seconds; ``bot.webapp.live``)
 
 Each person may make ``WEBAPP_RATE_PER_MINUTE`` requests a minute (a leaky bucket,
-``aiolimiter``); more are answered 429.
+``aiolimiter``); more are answered 429. Launch data is accepted up to
+``WEBAPP_AUTH_MAX_AGE_SECONDS`` old to read and ``WEBAPP_ACT_MAX_AGE_SECONDS`` to act
+(``POST /api/act``); an address whose launch data proves nothing more than
+``WEBAPP_BAD_AUTH_PER_MINUTE`` times a minute is answered 429 (:func:`_address`: behind
+a reverse proxy, the client the proxy names). Every answer carries ``HEADERS``: the page
+may be framed by Telegram's web clients (and the sandbox, its own origin) only.
 
 A request the page does not send (a body or a ``?game=`` that does not parse, a body
 over ``MAX_BODY`` bytes) is answered 4xx, its reason in one line at most, never a
@@ -28,6 +33,7 @@ with the chat's own words for it (``error.undone``) and the game as it was saved
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 from collections import OrderedDict
@@ -107,6 +113,7 @@ class BotApp(Protocol):
 STATIC = Path(__file__).parent / "static"
 PTB: web.AppKey[Callable[[], BotApp | None]] = web.AppKey("ptb")
 LIMITS: web.AppKey[OrderedDict[int, AsyncLimiter]] = web.AppKey("limits")
+BAD_AUTH: web.AppKey[OrderedDict[str, AsyncLimiter]] = web.AppKey("bad_auth")
 KEEPALIVE = 15.0
 # a stream write that cannot go out this long (its app stopped reading, e.g. a phone that
 # lost its network without closing the connection) ends the stream and its connection
@@ -114,6 +121,26 @@ WRITE_SECONDS = 10.0
 TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
 MAX_LIMITERS = 10_000  # people remembered by the rate limiter (the least recent forgotten)
 MAX_BODY = 16 * 1024  # an action's body is a few dozen bytes: more is answered 413
+# on every answer: the page runs its own scripts and Telegram's, talks to its own origin,
+# and is framed only by Telegram's web clients (web.telegram.org) or its own origin (the
+# sandbox); launch data travels in URLs: no referrer
+HEADERS = {
+    "Content-Security-Policy": "; ".join(
+        (
+            "default-src 'self'",
+            "script-src 'self' https://telegram.org",
+            "style-src 'self' 'unsafe-inline'",
+            "img-src 'self' data:",
+            "connect-src 'self'",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'none'",
+            "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org",
+        )
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
 
 
 def make_app(ptb: Callable[[], BotApp | None], stand_in: Path | None = None) -> web.Application:
@@ -124,6 +151,8 @@ def make_app(ptb: Callable[[], BotApp | None], stand_in: Path | None = None) -> 
     app = web.Application(client_max_size=MAX_BODY)
     app[PTB] = ptb
     app[LIMITS] = OrderedDict()
+    app[BAD_AUTH] = OrderedDict()
+    app.on_response_prepare.append(_headers)
     app.router.add_get("/", index)
     app.router.add_get("/telegram-web-app.js", _script(stand_in))
     app.router.add_static("/static/", STATIC)
@@ -169,39 +198,68 @@ def _service(request: web.Request) -> tuple[Service, Settings]:
     return svc, svc.settings
 
 
-def _launch(request: web.Request, init_data: str | None) -> Launch:
+async def _launch(request: web.Request, init_data: str | None, acting: bool = False) -> Launch:
     svc, settings = _service(request)
-    if not init_data:
-        raise web.HTTPUnauthorized(text="launch data expected")
+    if acting:
+        max_age = min(settings.webapp_act_max_age_seconds, settings.webapp_auth_max_age_seconds)
+    else:
+        max_age = settings.webapp_auth_max_age_seconds
     try:
-        return validate(
-            init_data,
-            _running(request).bot.token,
-            max_age=settings.webapp_auth_max_age_seconds,
-            now=svc.wall(),
-        )
+        if not init_data:
+            raise InitDataError("launch data expected")
+        return validate(init_data, _running(request).bot.token, max_age=max_age, now=svc.wall())
     except InitDataError as e:
+        rate = settings.webapp_bad_auth_per_minute
+        if not await _spend(request.app[BAD_AUTH], _address(request), rate):
+            raise web.HTTPTooManyRequests(text="slow down", headers={"Retry-After": "5"}) from None
         raise web.HTTPUnauthorized(text=e.reason) from None
 
 
-def _from_header(request: web.Request) -> Launch:
+async def _from_header(request: web.Request, acting: bool = False) -> Launch:
     scheme, _, data = request.headers.get("Authorization", "").partition(" ")
-    return _launch(request, data if scheme.lower() == "tma" else None)
+    return await _launch(request, data if scheme.lower() == "tma" else None, acting)
+
+
+def _address(request: web.Request) -> str:
+    """Where a request comes from: its peer; behind a reverse proxy on this machine or a
+    private network (Caddy, nginx), the client the proxy names (the last address of
+    ``X-Forwarded-For``, the one it added). A peer on the internet is not believed."""
+    peer = request.remote or ""
+    forwarded = request.headers.get("X-Forwarded-For")
+    if forwarded:
+        try:
+            private = ipaddress.ip_address(peer).is_private
+        except ValueError:
+            private = False
+        if private:
+            return forwarded.rsplit(",", 1)[-1].strip()[:64]
+    return peer
+
+
+async def _spend(limits: OrderedDict[Any, AsyncLimiter], key: Any, per_minute: float) -> bool:
+    """Spend one of ``key``'s requests (``per_minute``, in a burst of as many); False
+    when none is left. The least recent of more than MAX_LIMITERS keys is forgotten."""
+    limiter = limits.get(key)
+    if limiter is None:
+        limiter = limits[key] = AsyncLimiter(per_minute, 60)
+        while len(limits) > MAX_LIMITERS:
+            limits.popitem(last=False)
+    limits.move_to_end(key)
+    if not limiter.has_capacity():
+        return False
+    await limiter.acquire()  # there is capacity: this does not wait
+    return True
 
 
 async def _limit(request: web.Request, user_id: int) -> None:
     """Spend one of the person's requests, or answer 429."""
-    limits = request.app[LIMITS]
-    limiter = limits.get(user_id)
-    if limiter is None:
-        rate = _service(request)[1].webapp_rate_per_minute
-        limiter = limits[user_id] = AsyncLimiter(rate, 60)
-        while len(limits) > MAX_LIMITERS:
-            limits.popitem(last=False)
-    limits.move_to_end(user_id)
-    if not limiter.has_capacity():
+    rate = _service(request)[1].webapp_rate_per_minute
+    if not await _spend(request.app[LIMITS], user_id, rate):
         raise web.HTTPTooManyRequests(text="slow down", headers={"Retry-After": "1"})
-    await limiter.acquire()  # there is capacity: this does not wait
+
+
+async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers.update(HEADERS)
 
 
 async def _reader(
@@ -251,7 +309,7 @@ def _game_of(request: web.Request, launch: Launch) -> int | None:
 
 # ---------------------------------------------------------------------- the API
 async def view(request: web.Request) -> web.Response:
-    launch = _from_header(request)
+    launch = await _from_header(request)
     await _limit(request, launch.user.id)
     game, seat, lang = await _reader(request, launch, _game_of(request, launch))
     async with game.lock:
@@ -260,7 +318,7 @@ async def view(request: web.Request) -> web.Response:
 
 
 async def act(request: web.Request) -> web.Response:
-    launch = _from_header(request)
+    launch = await _from_header(request, acting=True)
     await _limit(request, launch.user.id)
     user = launch.user
     try:
@@ -288,7 +346,7 @@ async def act(request: web.Request) -> web.Response:
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    launch = _launch(request, request.query.get("auth"))
+    launch = await _launch(request, request.query.get("auth"))
     await _limit(request, launch.user.id)
     game, seat, lang = await _reader(request, launch, _game_of(request, launch))
     response = web.StreamResponse(
@@ -328,7 +386,7 @@ def _closed(request: web.Request) -> bool:
 async def here(request: web.Request) -> web.Response:
     """The page is shown: its event streams of ``game`` stay open (else they end within
     seconds, and the person's DM takes over again). 404: no stream of theirs is open."""
-    launch = _from_header(request)
+    launch = await _from_header(request)
     await _limit(request, launch.user.id)
     try:
         game_id = actions.parse_here(await request.read())

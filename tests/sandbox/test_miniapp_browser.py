@@ -202,12 +202,23 @@ def press_main(app: Page) -> None:
     app.locator(MAIN).click()
 
 
+def wait_js(app: Page, expression: str, arg: Any = None, timeout: float = 30_000) -> None:
+    """Until ``expression`` (with ``arg``) is true in the page, polled from here: the
+    page's Content-Security-Policy allows no eval, which Playwright's
+    ``wait_for_function`` needs inside the page (``evaluate`` is not the page's)."""
+    deadline = time.monotonic() + timeout / 1000
+    while not app.evaluate(expression, arg):
+        assert time.monotonic() < deadline, f"not true within {timeout} ms: {expression}"
+        app.wait_for_timeout(20)
+
+
 def still_asked(app: Page, version: int, selector: str) -> bool:
     """Wait until ``selector`` shows, or the table moves past ``version``; whether the
     table is still at ``version`` (so what was asked there is still asked)."""
-    app.wait_for_function(
+    wait_js(
+        app,
         "([v, sel]) => state.view.version !== v || !!document.querySelector(sel)",
-        arg=[version, selector],
+        [version, selector],
         timeout=5000,
     )
     return bool(view_of(app)["version"] == version)
@@ -317,7 +328,7 @@ class Table:
             self.throw(view)
             return True
         following = bool(view["trick"] and view["trick"]["plays"])
-        app.wait_for_function("!state.hold")  # the trick just won gives way to the lead
+        wait_js(app, "!state.hold")  # the trick just won gives way to the lead
         self.check("follow" if following else "lead")
         if following:
             dimmed, unplayable = app.evaluate(DIMMED)
@@ -576,9 +587,21 @@ def open_app(
     """The Mini App of a launch address, in a phone-sized touch page."""
     app = browser.new_page(viewport=size, locale=locale, has_touch=True, color_scheme=scheme)  # type: ignore[arg-type]
     app.on("pageerror", lambda e: errors.append(f"{name}: {e}"))
+    refused_by_csp(app, errors, name)
     app.goto(address.rstrip("/") + src)
     expect(app.locator(".seat[data-pos=left] .tag")).to_be_visible()
     return app
+
+
+def refused_by_csp(page: Page, errors: list[str], name: str) -> None:
+    """Anything the Mini App's Content-Security-Policy refuses (a script, a style, a
+    frame) is an error: the browser says so on the console."""
+    page.on(
+        "console",
+        lambda m: (
+            errors.append(f"{name}: {m.text}") if "Content Security Policy" in m.text else None
+        ),
+    )
 
 
 def on_a_phone(browser: Browser, address: str, errors: list[str]) -> None:
@@ -587,6 +610,7 @@ def on_a_phone(browser: Browser, address: str, errors: list[str]) -> None:
     it, or the phone's back gesture, returns to the DM."""
     phone = browser.new_page(viewport=PHONE, locale="en-US", has_touch=True)
     phone.on("pageerror", lambda e: errors.append(f"sandbox on a phone: {e}"))
+    refused_by_csp(phone, errors, "sandbox on a phone")  # the Mini App framed in it too
     try:
         phone.goto(address + "?lang=en")
         expect(phone.locator("body")).to_have_attribute("data-ready", "1")
@@ -619,7 +643,7 @@ def on_a_phone(browser: Browser, address: str, errors: list[str]) -> None:
                 )
                 expect(close).to_have_text("‹ Back")
                 close.click()
-                app.wait_for_function("window.__back === 1")
+                wait_js(app, "window.__back === 1")
                 app.evaluate(
                     "const b = Telegram.WebApp.BackButton; b.hide = window.__hide; b.hide()"
                 )

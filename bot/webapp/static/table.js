@@ -906,6 +906,7 @@ async function act(action, extra) {
       return;
     }
     if (r.status === 429) { note("…", true); return; }
+    if (r.status === 401) { haptic("error"); note(T("webapp.expired"), true); return; } // opened too long ago
     const answer = await r.json();
     if (answer.alert) haptic("error");
     else if (action === "play") haptic("medium");
