@@ -64,14 +64,19 @@ async def _route(update: Update, context: Context) -> Answer:
     if isinstance(button, SettingsButton):
         return await settings_press(update, context, button)
     svc = service(context)
-    # a press on a message of an ended game changes nothing: the game stays on disk
+    # a press on a message of an ended game changes nothing: the game is read from the
+    # disk and stays there (``detached``), answered as the table answers it (stale)
     game = await svc.read(button.game)
-    if game is None or game.detached:
+    if game is None:
         return Answer(t(await chat_lang(context, update), "stale"))
     user = query.from_user
     match button:
-        case EndButton():
+        case EndButton():  # closes the question; changes a game only while it runs
             return await end_press(update, context, game, button)
+        case LobbyButton() if game.detached:
+            return Answer(t(game.rec.lang, "stale"))  # a lobby's answers: the group's words
+        case _ if game.detached:
+            return Answer(t(game.rec.user_lang(user.id, user.language_code), "stale"))
         case LobbyButton():
             boss = button.kind == Kind.LEAVE or user.id == game.rec.creator_id
             admin = not boss and await is_admin(context, game.rec.chat_id, user.id)
