@@ -2,6 +2,7 @@
 batch shown with the computers' shows, by computer strength.
 
     .venv/bin/python bench/bench_deal_latency.py [--hands 8] [--strengths easy,normal,hard]
+        [--burn 0]
 
 A table of one person (who never shows) and three computers, the bot's pace (3 cards a
 seat a batch, ``bot.config.Settings``), classic rules, hand 1 of seeds from 5000. Every
@@ -13,7 +14,9 @@ deal pace itself (1.5 s) is not waited. Prints medians, p95 and max per timer ki
 same over the timers at which a computer thought in the pool ("searched": the others
 cost what easy does); "seen": of those, what the batch waits for once its timer is due,
 the thinking having started when the timer was armed (``bot.timers``: the deal's pace or
-the computers' delay covers it); and how many decisions went to the pool.
+the computers' delay covers it); and how many decisions went to the pool. ``--burn N``
+runs N CPU burner processes meanwhile (``bench/burn.py``; it prints the machine's load):
+each search decision then stops at the bot's wall-clock ceiling (``bot.computer``).
 """
 
 from __future__ import annotations
@@ -27,13 +30,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.burn import Burners  # noqa: E402
 from bot import computer, table  # noqa: E402
-from bot.codec import Kind, Press  # noqa: E402
 from bot.computer import Computers  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.models import GameRecord  # noqa: E402
 from bot.table import Moment, Table  # noqa: E402
-from bot.table.commands import Join, LobbyPress, Tick, Token  # noqa: E402
+from bot.table.commands import AddComputer, Join, Start, Tick, Token  # noqa: E402
 
 
 def new_table(seed: int, strength: str, settings: Settings) -> Table:
@@ -42,8 +45,8 @@ def new_table(seed: int, strength: str, settings: Settings) -> Table:
     t = Table(rec)
     at = Moment(0.0, 0.0)
     table.apply(t, Join(0, 1, "Ann", "en"), settings, at)
-    for kind in ("C", "C", "C", "S"):
-        table.apply(t, LobbyPress(Press(Kind(kind), 1, 0, 0, ""), 1, False), settings, at)
+    for command in (AddComputer(1), AddComputer(1), AddComputer(1), Start(1)):
+        table.apply(t, command, settings, at)
     assert t.match is not None
     return t
 
@@ -99,14 +102,20 @@ async def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--hands", type=int, default=8)
     ap.add_argument("--strengths", default="easy,normal,hard")
+    ap.add_argument("--burn", type=int, default=0, help="CPU burner processes meanwhile")
     args = ap.parse_args()
     settings = Settings(_env_file=None, bot_token="0:x")  # type: ignore[call-arg]
-    computers = Computers()
+    computers = Computers(
+        wall_factor=settings.computer_wall_factor,
+        wall_max_seconds=settings.computer_wall_max_seconds,
+    )
     try:
         await run("normal", 1, computers, settings)  # start and warm the pool's workers
         print("--")
-        for strength in args.strengths.split(","):
-            await run(strength, args.hands, computers, settings)
+        with Burners(args.burn) as burners:
+            for strength in args.strengths.split(","):
+                await run(strength, args.hands, computers, settings)
+        print(burners.summary())
     finally:
         computers.close()
 

@@ -132,7 +132,10 @@ def evaluate(
                 return values
             world = sample(ctx, know, rng)
             seed = rng.getrandbits(32)  # every candidate's playout meets the same tie-breaks
+            row = []
             for i in alive:
+                if passed(deadline):
+                    return values  # the world is dropped: not every candidate met it
                 play_rng = random.Random(seed)
                 hands = [list(h) for h in world[:4]]
                 hands[obs.seat] = list(kept[i])
@@ -141,7 +144,9 @@ def evaluate(
                 total = playout(
                     view, hands, cands[i], obs.seat, first, heuristic.suggest, play_rng, (0, 0)
                 )
-                values[i].append(result(total))
+                row.append(result(total))
+            for i, v in zip(alive, row, strict=True):
+                values[i].append(v)
         if r < rounds - 1:
             # drop the worse half (by mean so far); the heuristic's bury (0) stays
             ranked = sorted(alive[1:], key=lambda i: -sum(values[i]) / len(values[i]))

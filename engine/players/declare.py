@@ -101,11 +101,16 @@ def evaluate(
             world[obs.seat] = list(obs.hand)
             hands, future = world[:4], [[], [], [], []]
             kitty = list(obs.kitty) if obs.kitty is not None else world[KITTY]
-        for i, option in enumerate(options):
+        row = []
+        for option in options:
+            if passed(deadline):
+                return values  # the world is dropped: not every option met it
             state = world_state(obs, hands, future, kitty)
             total, dealer = rollout(state, obs.seat, option, rng)
             attack = team_of(dealer) != team_of(obs.seat)
-            values[i].append(total - PIVOT if attack else PIVOT - total)
+            row.append(total - PIVOT if attack else PIVOT - total)
+        for i, v in enumerate(row):
+            values[i].append(v)
     return values
 
 

@@ -186,14 +186,21 @@ class SearchPlayer:
                     break
                 world = sample(ctx, know, rng)
                 world[obs.seat] = list(obs.hand)
-                weights.append(self.weight(obs, world, ducks, holds))
                 kitty = world[KITTY] if obs.kitty is None else list(obs.kitty)
+                row = []
                 for i in alive:
+                    if passed(deadline):
+                        break  # the world is dropped: not every candidate met it
                     hands = [list(h) for h in world[:4]]
                     total = playout(
                         obs, hands, kitty, burier, cands[i], heuristic.suggest, rng, base
                     )
-                    values[i].append(sign * total)
+                    row.append(sign * total)
+                if len(row) < len(alive):
+                    break
+                weights.append(self.weight(obs, world, ducks, holds))
+                for i, v in zip(alive, row, strict=True):
+                    values[i].append(v)
             if passed(deadline):
                 break
             if r < rounds - 1:
