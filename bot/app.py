@@ -229,7 +229,7 @@ async def _setup(app: ShengjiApplication) -> None:
         on_forbidden=lambda chat_id: chats.on_forbidden(chat_id),
         on_migrated=lambda old, new: chats.on_migrated(old, new),
     )
-    readers = Readers()
+    readers = Readers(settings.webapp_streams_per_person, settings.webapp_streams_per_address)
     publisher = Publisher(settings, outboxes, clock, readers, app.bot.username)
     computers = Computers(
         wall_factor=settings.computer_wall_factor,

@@ -62,6 +62,18 @@ class Settings(BaseSettings):
     webapp_bad_auth_per_minute: float = Field(default=20.0, gt=0)
     # Requests one person may make of the Mini App's API per minute (more: 429).
     webapp_rate_per_minute: float = Field(default=120.0, gt=0)
+    # Connections the Mini App holds at most (each holds a file descriptor). 0: the process's
+    # descriptor limit (RLIMIT_NOFILE; systemd's LimitNOFILE) less 384 kept for the bot's
+    # own, which is also the most a setting gets. At the cap a new connection takes the
+    # place of the oldest idle one, or is answered 503 when all are busy.
+    webapp_max_connections: int = Field(default=0, ge=0)
+    # A Mini App connection silent this long is closed: no request (or no complete header)
+    # since it opened, or none since its last answer (keep-alive).
+    webapp_idle_seconds: float = Field(default=5.0, gt=0)
+    # Live tables (event streams) one person, and one address, may hold open: a new one
+    # ends their oldest. Behind a reverse proxy the address is X-Forwarded-For's last.
+    webapp_streams_per_person: int = Field(default=4, ge=1)
+    webapp_streams_per_address: int = Field(default=64, ge=1)
     # `python -m bot backup` without a file name: a dated copy in BACKUP_DIR (empty: the
     # directory `backups` beside DATABASE_PATH), keeping the newest BACKUP_KEEP (0: all).
     backup_dir: str = ""

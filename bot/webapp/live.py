@@ -2,9 +2,11 @@
 
 The open apps (:class:`Readers`) are told of the one change path (the publisher calls
 ``changed`` when a change is published, under the game's lock), which wakes each open
-app's stream; the stream then builds its view once the change is done (a slow reader
+app's stream; the stream then gets its view once the change is done (a slow reader
 skips states, never falls behind), from the reader's projection (``bot.projection``:
-built once per change, the one the DM of that seat renders). While a person has an app
+built once per change, the one the DM of that seat renders), built once for all the
+streams of a seat and language (the game's lock taken once for them, not once a stream,
+which would slow the game's next change down). While a person has an app
 open their DM may wait (the publisher asks ``connected``); when their last app closes the
 game is published again (:class:`Hub`), so the DM catches up at once, and they count as
 away until they press again (a turn reaching them notifies). The countdown is the
@@ -16,6 +18,8 @@ closes its stream when hidden, e.g. a locked phone, and says ``here`` every
 ``PING_SECONDS`` while shown). A stream whose connection closed, or whose page was not
 heard from for ``PRESENCE_SECONDS`` (a phone that lost its network says nothing), is
 ended within ``SWEEP_SECONDS``: the person's DM is then current again in seconds.
+A person, and an address, hold a few streams at most (a new one ends their oldest), and
+all end at once when the bot stops (issue 28).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import logging
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from bot.live import Game, Tables
 from bot.messages import Clock
@@ -39,6 +43,11 @@ log = logging.getLogger(__name__)
 PING_SECONDS = 4.0  # how often a shown page says it is (static/table.js: PING_MS)
 PRESENCE_SECONDS = 10.0  # a page not heard from this long is gone
 SWEEP_SECONDS = 1.0  # how often open streams are checked (real time)
+
+SHARE_SECONDS = 1.0  # a document built this recently serves other readers of its seat
+
+K = TypeVar("K")
+Shared = tuple[float, "asyncio.Future[str]"]  # a document being built or built, and when
 
 
 def _never() -> bool:
@@ -54,6 +63,7 @@ class Reader:
     seat: int | None
     lang: str
     heard: float  # when its page last said it is shown (the service's clock)
+    address: str = ""  # where its connection comes from (``bot.webapp.net``)
     gone: Callable[[], bool] = _never  # whether its connection closed
     dirty: bool = True  # the game changed since its last document was built
     sent: str | None = None
@@ -85,16 +95,28 @@ class Reader:
 
 
 class Readers:
-    """The open apps, by game, and how many each person has open: what the publisher
-    reads (``connected``) and tells (``changed``) of every change."""
+    """The open apps, by game, by person and by address: what the publisher reads
+    (``connected``) and tells (``changed``) of every change. A person holds at most
+    ``per_person`` apps open and an address ``per_address``: beyond, their oldest ends.
+    The documents built since a game's last change are kept for its readers to share."""
 
-    def __init__(self) -> None:
+    def __init__(self, per_person: int = 4, per_address: int = 64) -> None:
+        self.per_person, self.per_address = per_person, per_address
         self.by_game: dict[int, set[Reader]] = defaultdict(set)  # game -> open apps
-        self._open: dict[int, int] = defaultdict(int)  # user -> open apps
+        # oldest first (dicts as ordered sets)
+        self._by_user: dict[int, dict[Reader, None]] = defaultdict(dict)
+        self._by_address: dict[str, dict[Reader, None]] = defaultdict(dict)
+        # game -> (seat, language) -> its document since the game's last change (and when)
+        self.documents: dict[int, dict[tuple[int | None, str], Shared]] = {}
 
-    def add(self, reader: Reader) -> None:
+    def add(self, reader: Reader) -> list[Reader]:
+        """Count a new reader in; the readers it puts over a cap (to be ended)."""
         self.by_game[reader.game_id].add(reader)
-        self._open[reader.user_id] += 1
+        mine, here = self._by_user[reader.user_id], self._by_address[reader.address]
+        mine[reader] = here[reader] = None
+        over = list(mine)[: max(0, len(mine) - self.per_person)]
+        over += [r for r in list(here)[: max(0, len(here) - self.per_address)] if r not in over]
+        return over
 
     def remove(self, reader: Reader) -> bool:
         """Forget an ended reader; True if it was its person's last open app."""
@@ -104,19 +126,36 @@ class Readers:
         readers.discard(reader)
         if not readers:
             del self.by_game[reader.game_id]
-        self._open[reader.user_id] -= 1
-        if self._open[reader.user_id] > 0:
-            return False
-        del self._open[reader.user_id]
-        return True
+            self.documents.pop(reader.game_id, None)
+        _discard(self._by_address, reader.address, reader)
+        return _discard(self._by_user, reader.user_id, reader)
 
     def connected(self, user_id: int) -> bool:
         """Whether this person has the Mini App open now."""
-        return user_id in self._open
+        return user_id in self._by_user
+
+    def open_of(self, user_id: int) -> int:
+        return len(self._by_user.get(user_id, ()))
 
     def changed(self, game: Game) -> None:
+        self.documents.pop(game.rec.id, None)  # built before this change
         for reader in self.by_game.get(game.rec.id, ()):
             reader.touch(game)
+
+    def all(self) -> list[Reader]:
+        return [reader for readers in self.by_game.values() for reader in readers]
+
+
+def _discard(index: dict[K, dict[Reader, None]], key: K, reader: Reader) -> bool:
+    """Take ``reader`` out of ``index[key]``; True if that was the key's last."""
+    readers = index.get(key)
+    if readers is None:
+        return False
+    readers.pop(reader, None)
+    if readers:
+        return False
+    del index[key]
+    return True
 
 
 class Shown(Protocol):
@@ -136,6 +175,7 @@ class Hub:
         self.readers, self.publisher, self.tables, self.clock = readers, publisher, tables, clock
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
+        self.stopping = False
 
     # ------------------------------------------------------------------ readers
     def open(
@@ -145,10 +185,13 @@ class Hub:
         seat: int | None,
         lang: str,
         gone: Callable[[], bool] = _never,
+        address: str = "",
     ) -> Reader:
-        """A new event stream of ``user_id``; ``gone``: whether its connection closed."""
-        reader = Reader(game, user_id, seat, lang, heard=self.clock.now(), gone=gone)
-        self.readers.add(reader)
+        """A new event stream of ``user_id`` from ``address``; ``gone``: whether its
+        connection closed. The person's, or the address's, oldest beyond their cap ends."""
+        reader = Reader(game, user_id, seat, lang, self.clock.now(), address, gone)
+        for old in self.readers.add(reader):
+            self.close(old)
         if self._sweeper is None or self._sweeper.done():
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         return reader
@@ -165,7 +208,7 @@ class Hub:
 
     def close(self, reader: Reader) -> None:
         reader.end()
-        if self.readers.remove(reader):
+        if self.readers.remove(reader) and not self.stopping:
             # they may not be looking at their DM either: a turn reaching them notifies
             self.publisher.left_app(reader.user_id)
             if reader.game.detached:  # an ended game read from the store: no DM waited
@@ -174,6 +217,12 @@ class Hub:
             task = asyncio.get_running_loop().create_task(self._catch_up(reader.game_id))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+
+    def stop(self) -> None:
+        """End every stream at once (the bot stops): their DMs are not caught up."""
+        self.stopping = True
+        for reader in self.readers.all():
+            self.close(reader)
 
     async def _sweep(self) -> None:
         """End the streams whose connection closed or whose page went silent (the
@@ -207,13 +256,28 @@ class Hub:
         None if nothing new came within ``timeout`` seconds, or the stream is to end."""
         while await reader.wait(timeout):
             reader.dirty = False
-            game = reader.game
-            async with game.lock:
-                data = self.document(game, reader.seat, reader.lang)
+            data = await self._shared(reader)
             if data != reader.sent:
                 reader.sent = data
                 return data
         return None
+
+    async def _shared(self, reader: Reader) -> str:
+        """The reader's document of the game's latest change, built once for all its
+        readers of the same seat and language (the game's lock taken once for them)."""
+        built = self.readers.documents.setdefault(reader.game_id, {})
+        key, now = (reader.seat, reader.lang), asyncio.get_running_loop().time()
+        at, document = built.get(key, (0.0, None))
+        if document is None or now - at > SHARE_SECONDS:  # its countdown is counted from then
+            document = asyncio.ensure_future(self._build(reader))
+            built[key] = (now, document)
+        # shielded: a reader that goes (cancelled) leaves it to the others
+        return await asyncio.shield(document)
+
+    async def _build(self, reader: Reader) -> str:
+        game = reader.game
+        async with game.lock:
+            return self.document(game, reader.seat, reader.lang)
 
     def document(self, game: Game, seat: int | None, lang: str) -> str:
         return json.dumps(self.view(game, seat, lang), ensure_ascii=False)

@@ -20,7 +20,7 @@ Each person may make ``WEBAPP_RATE_PER_MINUTE`` requests a minute (a leaky bucke
 ``aiolimiter``); more are answered 429. Launch data is accepted up to
 ``WEBAPP_AUTH_MAX_AGE_SECONDS`` old to read and ``WEBAPP_ACT_MAX_AGE_SECONDS`` to act
 (``POST /api/act``); an address whose launch data proves nothing more than
-``WEBAPP_BAD_AUTH_PER_MINUTE`` times a minute is answered 429 (:func:`_address`: behind
+``WEBAPP_BAD_AUTH_PER_MINUTE`` times a minute is answered 429 (``bot.webapp.net.client_address``: behind
 a reverse proxy, the client the proxy names). Every answer carries ``HEADERS``: the page
 may be framed by Telegram's web clients (and the sandbox, its own origin) only.
 
@@ -33,7 +33,6 @@ with the chat's own words for it (``error.undone``) and the game as it was saved
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import json
 import logging
 from collections import OrderedDict
@@ -51,7 +50,7 @@ from bot.i18n import LANGS, catalog, normalize, pick, t
 from bot.live import Answer, Game, StepFailed
 from bot.members import Busy, Members
 from bot.table.commands import SeatCommand
-from bot.webapp import actions
+from bot.webapp import actions, net
 from bot.webapp.auth import InitDataError, Launch, validate
 from bot.webapp.live import Hub
 
@@ -141,6 +140,8 @@ HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
+# at shutdown, what a request still being handled is given (the streams end at once)
+SHUTDOWN_SECONDS = 1.0
 
 
 def make_app(ptb: Callable[[], BotApp | None], stand_in: Path | None = None) -> web.Application:
@@ -210,7 +211,7 @@ async def _launch(request: web.Request, init_data: str | None, acting: bool = Fa
         return validate(init_data, _running(request).bot.token, max_age=max_age, now=svc.wall())
     except InitDataError as e:
         rate = settings.webapp_bad_auth_per_minute
-        if not await _spend(request.app[BAD_AUTH], _address(request), rate):
+        if not await _spend(request.app[BAD_AUTH], net.client_address(request), rate):
             raise web.HTTPTooManyRequests(text="slow down", headers={"Retry-After": "5"}) from None
         raise web.HTTPUnauthorized(text=e.reason) from None
 
@@ -218,22 +219,6 @@ async def _launch(request: web.Request, init_data: str | None, acting: bool = Fa
 async def _from_header(request: web.Request, acting: bool = False) -> Launch:
     scheme, _, data = request.headers.get("Authorization", "").partition(" ")
     return await _launch(request, data if scheme.lower() == "tma" else None, acting)
-
-
-def _address(request: web.Request) -> str:
-    """Where a request comes from: its peer; behind a reverse proxy on this machine or a
-    private network (Caddy, nginx), the client the proxy names (the last address of
-    ``X-Forwarded-For``, the one it added). A peer on the internet is not believed."""
-    peer = request.remote or ""
-    forwarded = request.headers.get("X-Forwarded-For")
-    if forwarded:
-        try:
-            private = ipaddress.ip_address(peer).is_private
-        except ValueError:
-            private = False
-        if private:
-            return forwarded.rsplit(",", 1)[-1].strip()[:64]
-    return peer
 
 
 async def _spend(limits: OrderedDict[Any, AsyncLimiter], key: Any, per_minute: float) -> bool:
@@ -356,9 +341,11 @@ async def events(request: web.Request) -> web.StreamResponse:
             "X-Accel-Buffering": "no",  # nginx: pass each event on at once
         }
     )
+    response.force_close()  # a stream's connection ends with it (no keep-alive after)
     await response.prepare(request)
     live = _running(request).bot_data.hub
-    reader = live.open(game, launch.user.id, seat, lang, gone=lambda: _closed(request))
+    address = net.client_address(request)
+    reader = live.open(game, launch.user.id, seat, lang, lambda: _closed(request), address)
     try:
         while True:
             data = await live.next(reader, KEEPALIVE)
@@ -403,23 +390,45 @@ def _dumps(obj: Any) -> str:
 
 async def serve(ptb: BotApp, settings: Settings) -> web.AppRunner:
     """Serve the Mini App at WEBAPP_URL's path on WEBAPP_LISTEN:WEBAPP_PORT (behind the
-    host's TLS-terminating reverse proxy); ``await runner.cleanup()`` stops it."""
+    host's TLS-terminating reverse proxy); ``await runner.cleanup()`` stops it, its event
+    streams at once. Connections are capped, and silent ones closed (``bot.webapp.net``)."""
     path = prefix(settings.webapp_url)
     root = make_app(lambda: ptb)
     if path != "/":
         root = web.Application()
         root.add_subapp(path, make_app(lambda: ptb))
-    runner = web.AppRunner(root, access_log=None)  # launch data travels in URLs: no log
+    gate = net.Gate(lambda: _cap(settings))
+    root.middlewares.append(gate.middleware)
+    hub = ptb.bot_data.hub
+
+    async def end_streams(app: web.Application) -> None:
+        hub.stop()
+
+    root.on_shutdown.append(end_streams)
+    runner = web.AppRunner(
+        root,
+        access_log=None,  # launch data travels in URLs: no log
+        keepalive_timeout=settings.webapp_idle_seconds,  # also before the first request
+        shutdown_timeout=SHUTDOWN_SECONDS,
+    )
     await runner.setup()
-    await web.TCPSite(runner, settings.webapp_listen, settings.webapp_port).start()
+    await net.Site(runner, gate, settings.webapp_listen, settings.webapp_port).start()
     log.info(
-        "Mini App on http://%s:%d%s (public: %s)",
+        "Mini App on http://%s:%d%s (public: %s), at most %d connections",
         settings.webapp_listen,
         settings.webapp_port,
         path,
         settings.webapp_url,
+        _cap(settings),
     )
     return runner
+
+
+def _cap(settings: Settings) -> int:
+    """The connections held at most: WEBAPP_MAX_CONNECTIONS, never more than the
+    descriptor limit allows (read again at every connection: it may change)."""
+    most = net.derived_cap(net.descriptor_limit())
+    return min(settings.webapp_max_connections or most, most)
 
 
 def prefix(url: str) -> str:

@@ -1,0 +1,246 @@
+"""The Mini App server's connections: bounded in number, and who is on the other end
+(issue 28).
+
+Every connection holds a file descriptor. Past the process's limit (``RLIMIT_NOFILE``) a
+server accepts nothing, asyncio logs a traceback per failed accept, and the bot's own
+calls to Telegram and its database fail too. So the server holds at most a cap of
+connections (:class:`Gate`): ``WEBAPP_MAX_CONNECTIONS``, or the descriptor limit less
+``HEADROOM`` for the bot's own. At the cap a new connection takes the place of the oldest
+idle one (connected but in no request: nothing sent yet, a partial header, or between
+requests), as nginx reuses its keep-alive connections; when all are busy (requests, event
+streams) it is answered 503 and closed. What the gate did is logged in one line a minute.
+Silent connections are aiohttp's to close (``keepalive_timeout``, which also runs from
+the moment a connection opens: ``WEBAPP_IDLE_SECONDS``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+import resource
+from collections import Counter
+from collections.abc import Awaitable, Callable
+
+from aiohttp import web
+from aiohttp.web_protocol import RequestHandler
+
+log = logging.getLogger(__name__)
+
+# descriptors kept for the bot's own (Telegram: a pool of 256 at most; the database; the
+# health endpoint) and for a burst of connections accepted before they are counted
+# (asyncio accepts up to its backlog, 128, at a time)
+HEADROOM = 384
+LOG_SECONDS = 60.0  # at most one line about the cap this often
+REFUSING = 32  # refused connections that may wait for their request before they close
+LINGER_SECONDS = 1.0  # how long a refused connection waits (its 503 read, not reset)
+BUSY = (
+    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+    b"Content-Length: 5\r\nRetry-After: 10\r\nConnection: close\r\n\r\nbusy\n"
+)
+
+
+def descriptor_limit() -> int:
+    """The process's soft limit of open files (it can change while the bot runs)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return 1 << 20 if soft == resource.RLIM_INFINITY else soft
+
+
+def derived_cap(limit: int) -> int:
+    """The connections a process with ``limit`` descriptors can hold for the Mini App."""
+    return max(limit - HEADROOM, limit // 4)
+
+
+class Gate:
+    """The server's protocol factory in front of aiohttp's (``web.Server``): what lets a
+    connection in, in place of an idle one, or answers it 503. ``cap()``: the connections
+    held at most (asked at every connection: the descriptor limit may change)."""
+
+    def __init__(self, cap: Callable[[], int]) -> None:
+        self.cap = cap
+        self.server: web.Server | None = None  # the runner's, once set up
+        self.open: dict[RequestHandler, None] = {}  # connected, oldest first
+        self.coming = 0  # let in, not yet connected (asyncio connects them next)
+        self.busy: set[RequestHandler] = set()  # in a request (its handler runs)
+        self.refusing = 0
+        self.counts: Counter[str] = Counter()
+        self._timer: asyncio.TimerHandle | None = None
+
+    def __call__(self) -> asyncio.BaseProtocol:
+        assert self.server is not None, "the runner is set up first"
+        cap = self.cap()
+        if len(self.open) + self.coming >= cap and not self._room(cap):
+            self._note("refused", cap)
+            return _Refusal(self)
+        self.coming += 1
+        return _Counted(self, self.server())
+
+    def _room(self, cap: int) -> bool:
+        """Close the oldest idle connection to make room for one more at ``cap``;
+        False if all are busy."""
+        idle = next((h for h in self.open if h not in self.busy), None)
+        if idle is None:
+            return False
+        del self.open[idle]
+        idle.force_close()
+        self._note("replaced", cap)
+        return True
+
+    @web.middleware
+    async def middleware(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """Marks the connection busy while a request is handled (the root app's)."""
+        protocol = request.protocol
+        self.busy.add(protocol)
+        try:
+            return await handler(request)
+        finally:
+            self.busy.discard(protocol)
+
+    # ------------------------------------------------------------------ the log
+    def _note(self, what: str, cap: int) -> None:
+        """Count what the gate did: said in a line at once after a quiet minute, then
+        counted in a line a minute for as long as it goes on."""
+        self.counts[what] += 1
+        if self._timer is None:
+            log.warning(
+                "Mini App reached its cap of %d connections (descriptor limit %d): a new one"
+                " replaces the oldest idle one, or is answered 503 (counted once a minute)",
+                cap,
+                descriptor_limit(),
+            )
+            self.counts.clear()
+            self._timer = asyncio.get_running_loop().call_later(LOG_SECONDS, self._tick, cap)
+
+    def _tick(self, cap: int) -> None:
+        self._timer = None
+        if not self.counts:
+            return
+        log.warning(
+            "Mini App at its cap of %d connections in the last minute: %d answered 503,"
+            " %d idle ones closed for new ones",
+            cap,
+            self.counts["refused"],
+            self.counts["replaced"],
+        )
+        self.counts.clear()
+        self._timer = asyncio.get_running_loop().call_later(LOG_SECONDS, self._tick, cap)
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+
+class _Counted(asyncio.Protocol):
+    """aiohttp's protocol of a connection, counted by the gate while it is connected."""
+
+    def __init__(self, gate: Gate, handler: RequestHandler) -> None:
+        self.gate, self.handler = gate, handler
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.gate.coming -= 1
+        self.gate.open[self.handler] = None
+        self.handler.connection_made(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.gate.open.pop(self.handler, None)
+        self.handler.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        self.handler.data_received(data)
+
+    def eof_received(self) -> None:
+        self.handler.eof_received()  # None: the transport closes (aiohttp's answer too)
+
+    def pause_writing(self) -> None:
+        self.handler.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.handler.resume_writing()
+
+
+class _Refusal(asyncio.Protocol):
+    """A connection over the cap: answered 503 at once and closed. It reads what its
+    client sends for up to LINGER_SECONDS first (closing a socket with unread data resets
+    it, and the client may never see the answer), as long as few others do (REFUSING)."""
+
+    def __init__(self, gate: Gate) -> None:
+        self.gate = gate
+        self.lingers = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        transport.write(BUSY)
+        if self.gate.refusing >= REFUSING:
+            transport.close()
+            return
+        self.lingers = True
+        self.gate.refusing += 1
+        transport.write_eof()
+        asyncio.get_running_loop().call_later(LINGER_SECONDS, transport.close)
+
+    def data_received(self, data: bytes) -> None:
+        pass  # the request, not read
+
+    def eof_received(self) -> bool:
+        return False  # the client is done: close
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.lingers:
+            self.gate.refusing -= 1
+
+
+class Site(web.BaseSite):
+    """aiohttp's TCP site with a :class:`Gate` as its protocol factory."""
+
+    def __init__(
+        self, runner: web.BaseRunner, gate: Gate, host: str, port: int, backlog: int = 128
+    ) -> None:
+        super().__init__(runner, backlog=backlog)
+        assert runner.server is not None
+        gate.server = runner.server
+        self.gate, self.host, self.port = gate, host, port
+
+    @property
+    def name(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    async def start(self) -> None:
+        await super().start()
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(
+            self.gate, self.host, self.port, backlog=self._backlog
+        )
+
+    async def stop(self) -> None:
+        await super().stop()
+        self.gate.close()
+
+
+# ---------------------------------------------------------------------- who asks
+def client_address(request: web.Request) -> str:
+    """Where a request comes from, for caps per address: its peer's address, or when the
+    peer is a reverse proxy on this host or a private network (the Mini App is served
+    behind one: Telegram opens HTTPS only), the last address of ``X-Forwarded-For``
+    (the one the proxy added). An IPv6 address stands for its /64, which one host holds."""
+    peer = request.remote or ""
+    address = _ip(peer)
+    if address is not None and (address.is_loopback or address.is_private):
+        forwarded = request.headers.get("X-Forwarded-For", "").rsplit(",", 1)[-1].strip()
+        address = _ip(forwarded) or address
+    if address is None:
+        return peer
+    if address.version == 6 and address.ipv4_mapped is not None:  # a dual-stack socket's
+        return str(address.ipv4_mapped)
+    if address.version == 6:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
+def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(text)
+    except ValueError:
+        return None

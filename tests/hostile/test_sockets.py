@@ -1,0 +1,42 @@
+"""Silent sockets by the thousand against a bot with 1024 descriptors (issue 28): the
+Mini App holds no more connections than its descriptors allow (the newest take the place
+of the oldest idle ones), closes the silent ones within seconds, and the bot meanwhile
+answers its health check, the Mini App and the DM at once, logging a line, not a
+traceback per connection."""
+
+from __future__ import annotations
+
+import asyncio
+
+import aiohttp
+
+from tests.hostile.harness import closed_within, enough_descriptors, hostile_bot, idle_socket
+
+SOCKETS = 1100
+IDLE = 5.0  # WEBAPP_IDLE_SECONDS (the default)
+
+
+async def test_1100_silent_sockets_leave_the_bot_answering_and_are_closed(tmp_path):
+    enough_descriptors(4 * SOCKETS)
+    async with hostile_bot(tmp_path, nofile=1024, WEBAPP_IDLE_SECONDS=str(IDLE)) as bot:
+        bot.mark()
+        loop = asyncio.get_running_loop()
+        opened = loop.time()
+        silent = await asyncio.gather(*(idle_socket(bot.port) for _ in range(SOCKETS - 100)))
+        # a partial request: a request line and half a header, then nothing
+        half = b"GET /table/ HTTP/1.1\r\nHost: ca"
+        partial = await asyncio.gather(*(idle_socket(bot.port, half) for _ in range(100)))
+        async with aiohttp.ClientSession() as http:
+            status, took = await bot.healthz(http)
+            assert (status, took < 1) == (200, True), took
+            status, took = await bot.view(http, bot.people[0])
+            assert (status, took < 1) == (200, True), took
+        assert await bot.dm_press(bot.people[1]) < 1
+        # every silent connection is closed: answered 503 at once when over the cap, else
+        # within the idle time of its opening
+        waited = IDLE + 3 - (loop.time() - opened)
+        assert await closed_within(silent + partial, max(waited, 0.5)) == SOCKETS
+        log = bot.since()
+        assert len(log) < 100 and not [line for line in log if "Traceback" in line], log[:50]
+        assert any("Mini App reached its cap of 640 connections" in line for line in log), log
+        await bot.stop()
