@@ -32,9 +32,9 @@ async def test_1100_silent_sockets_leave_the_bot_answering_and_are_closed(tmp_pa
             status, took = await bot.view(http, bot.people[0])
             assert (status, took < 1) == (200, True), took
         assert await bot.dm_press(bot.people[1]) < 1
-        # every silent connection is closed: answered 503 at once when over the cap, else
-        # within the idle time of its opening
-        waited = IDLE + 3 - (loop.time() - opened)
+        # every silent connection is closed: at once when a newer one took its place, else
+        # the idle time after its opening (the bot accepts a burst late on a busy machine)
+        waited = IDLE + 15 - (loop.time() - opened)
         assert await closed_within(silent + partial, max(waited, 0.5)) == SOCKETS
         log = bot.since()
         assert len(log) < 100 and not [line for line in log if "Traceback" in line], log[:50]
