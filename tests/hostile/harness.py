@@ -194,6 +194,17 @@ async def idle_socket(port: int, sent: bytes = b"") -> Socket:
     return reader, writer
 
 
+async def idle_sockets(port: int, n: int, sent: bytes = b"") -> list[Socket]:
+    """``n`` of :func:`idle_socket`, a hundred at a time (more at once overflow the
+    listening socket's queue on a busy machine: the kernel then drops some unseen)."""
+    sockets: list[Socket] = []
+    while len(sockets) < n:
+        batch = min(100, n - len(sockets))
+        sockets += await asyncio.gather(*(idle_socket(port, sent) for _ in range(batch)))
+        await asyncio.sleep(0.05)
+    return sockets
+
+
 async def closed_within(sockets: list[Socket], seconds: float) -> int:
     """How many of these connections the server closed within ``seconds``."""
 

@@ -10,7 +10,7 @@ import asyncio
 
 import aiohttp
 
-from tests.hostile.harness import closed_within, enough_descriptors, hostile_bot, idle_socket
+from tests.hostile.harness import closed_within, enough_descriptors, hostile_bot, idle_sockets
 
 SOCKETS = 1100
 IDLE = 5.0  # WEBAPP_IDLE_SECONDS (the default)
@@ -22,10 +22,10 @@ async def test_1100_silent_sockets_leave_the_bot_answering_and_are_closed(tmp_pa
         bot.mark()
         loop = asyncio.get_running_loop()
         opened = loop.time()
-        silent = await asyncio.gather(*(idle_socket(bot.port) for _ in range(SOCKETS - 100)))
+        silent = await idle_sockets(bot.port, SOCKETS - 100)
         # a partial request: a request line and half a header, then nothing
         half = b"GET /table/ HTTP/1.1\r\nHost: ca"
-        partial = await asyncio.gather(*(idle_socket(bot.port, half) for _ in range(100)))
+        partial = await idle_sockets(bot.port, 100, half)
         async with aiohttp.ClientSession() as http:
             status, took = await bot.healthz(http)
             assert (status, took < 1) == (200, True), took
