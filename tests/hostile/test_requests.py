@@ -81,6 +81,8 @@ GAME_PARAMS = [
     "1" * 5000,
     "",
     " 1",
+    "١٢",  # digits int() reads, not ASCII
+    "1_0",
 ]
 
 
