@@ -394,8 +394,8 @@ async def serve(ptb: BotApp, settings: Settings) -> web.AppRunner:
     streams at once. Connections are capped, and silent ones closed (``bot.webapp.net``)."""
     path = prefix(settings.webapp_url)
     root = make_app(lambda: ptb)
-    if path != "/":
-        root = web.Application()
+    if path != "/":  # (the root reads the bodies: it bounds them, not the sub-app)
+        root = web.Application(client_max_size=MAX_BODY)
         root.add_subapp(path, make_app(lambda: ptb))
     gate = net.Gate(lambda: _cap(settings))
     root.middlewares.append(gate.middleware)
