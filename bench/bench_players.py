@@ -13,6 +13,8 @@ not from the decision). Seats 0 and 2 use ``--player`` (timed), seats 1 and 3
 as the bot does; 25: all at once), the after-deal window (show or pass), 炒底, the bury
 and card play, in all and by kind (one core, this process).
 
+``--cpu-ceiling`` gives each search decision the bot's ceiling on this thread's CPU clock
+(what an idle machine's wall clock would read) and counts the decisions it cut ("cut").
 ``--wall`` times what a person waits for instead: wall-clock time, each search decision
 given the bot's wall-clock ceiling (``bot.computer.ceiling``: ``--factor`` times its
 budget, at most ``--max-seconds``; ``--no-ceiling``: none), under the load of ``--burn``
@@ -31,6 +33,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -49,8 +52,8 @@ class Watched(Deadline):
 
     __slots__ = ("hit",)
 
-    def __init__(self, at: float) -> None:
-        super().__init__(at)
+    def __init__(self, at: float, clock: Callable[[], float]) -> None:
+        super().__init__(at, clock)
         self.hit = False
 
     def passed(self) -> bool:
@@ -79,6 +82,11 @@ def main() -> None:
     ap.add_argument("--factor", type=float, default=1.5)
     ap.add_argument("--max-seconds", type=float, default=2.0)
     ap.add_argument("--no-ceiling", action="store_true")
+    ap.add_argument(
+        "--cpu-ceiling",
+        action="store_true",
+        help="without --wall: the ceiling on this thread's CPU clock (an idle machine's wall)",
+    )
     args = ap.parse_args()
     timed, others = load(args.player, args.budget_ms), load(args.others, args.budget_ms)
     rules = RuleSet.from_preset("classic")
@@ -95,9 +103,10 @@ def main() -> None:
                 obs = state.observation(seat)
                 player = timed if seat % 2 == 0 else others
                 deadline = None
-                if args.wall and not args.no_ceiling and isinstance(player, SearchPlayer):
+                ceiled = args.wall and not args.no_ceiling or args.cpu_ceiling
+                if ceiled and isinstance(player, SearchPlayer):
                     limit = ceiling(player, obs, args.factor, args.max_seconds)
-                    deadline = Watched(time.monotonic() + limit)
+                    deadline = Watched(clock() + limit, clock)
                 if not args.gc:
                     gc.disable()
                 t0 = clock()
@@ -135,7 +144,8 @@ def main() -> None:
         f"{args.player}: {len(times)} decisions in {args.hands} hands; ms of {what} per decision:"
     )
     for kind, xs in [("all", times), *sorted(kinds.items())]:
-        extra = f"  cut {cut.get(kind, 0)}" if args.wall and kind != "all" else ""
+        ceiled = args.wall and not args.no_ceiling or args.cpu_ceiling
+        extra = f"  cut {cut.get(kind, 0)}" if ceiled and kind != "all" else ""
         print(f"  {kind:9} {summary(xs)}{extra}")
     if args.wall:
         ceil = (

@@ -8,7 +8,9 @@ A player is a name for ``engine.players.get`` (``random``, ``simple``, ``heurist
 budget of every search player that names none. ``bot:normal`` and ``bot:hard`` are the
 bot's own players of those strengths (``bot.computer.player_for``: 普通 and 困难, every
 part as it ships), ``bot:normal,wall`` the same with the bot's wall-clock ceiling on each
-decision (1.5 times its budget from the call: no longer reproducible). ``old:<commit>:<player>`` is that player
+decision (1.5 times its budget from the call: no longer reproducible), ``bot:normal,wall0``
+with the ceiling on the thread's CPU clock (the wall clock of an idle machine: the ceiling
+at a load of 0 though the machine is shared). ``old:<commit>:<player>`` is that player
 of an earlier commit (``bench/old_player.py``: its own process, the commit's engine), e.g.
 ``--a search --b old:b2b9bb8:search`` for today's search against issue 20's. One part of the search alone:
 ``search,cardplay=0,bury=1`` is the heuristic with only the bury searched (against
@@ -181,6 +183,8 @@ import argparse
 import random
 import statistics
 import sys
+import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -200,23 +204,25 @@ _OLD: dict[tuple[str, int | None], OldPlayer] = {}  # one old-engine subprocess 
 
 class Walled:
     """A search player given the bot's wall-clock ceiling on each decision
-    (``bot.computer.ceiling``: 1.5 times its budget, at most 2 s, from the call)."""
+    (``bot.computer.ceiling``: 1.5 times its budget, at most 2 s, from the call), on
+    ``clock``: the wall clock, or this thread's CPU time (what the wall clock of an idle
+    machine would read: the ceiling at a load of 0 on a shared machine)."""
 
-    def __init__(self, player: SearchPlayer) -> None:
-        self.player = player
+    def __init__(self, player: SearchPlayer, clock: Callable[[], float]) -> None:
+        self.player, self.clock = player, clock
 
     def __call__(self, obs: Observation, rng: random.Random) -> Action:
         limit = ceiling(self.player, obs, WALL_FACTOR, WALL_MAX_SECONDS)
-        return self.player(obs, rng, Deadline.after(limit))
+        return self.player(obs, rng, Deadline.after(limit, self.clock))
 
 
 def load(spec: str, budget_ms: int | None = None) -> Player | OldPlayer:
     if spec.startswith("bot:"):  # bot:<strength>[,wall], the bot's own player of a strength
         strength, *flags = spec[4:].split(",")
         player = player_for(strength)
-        if "wall" in flags:
+        if "wall" in flags or "wall0" in flags:
             assert isinstance(player, SearchPlayer)
-            return Walled(player)
+            return Walled(player, time.monotonic if "wall" in flags else time.thread_time)
         return player
     if spec.startswith("old:"):  # old:<commit>:<spec>, a player of an earlier commit
         _, commit, inner = spec.split(":", 2)
