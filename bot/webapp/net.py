@@ -32,8 +32,9 @@ log = logging.getLogger(__name__)
 # (asyncio accepts up to its backlog, 128, at a time)
 HEADROOM = 384
 LOG_SECONDS = 60.0  # at most one line about the cap this often
-REFUSING = 32  # refused connections that may wait for their request before they close
+REFUSING = 128  # refused connections that may wait for their request before they close
 LINGER_SECONDS = 1.0  # how long a refused connection waits (its 503 read, not reset)
+IDLE_AGE = 1.0  # an idle connection younger than this is not closed for a new one
 BUSY = (
     b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
     b"Content-Length: 5\r\nRetry-After: 10\r\nConnection: close\r\n\r\nbusy\n"
@@ -59,7 +60,7 @@ class Gate:
     def __init__(self, cap: Callable[[], int]) -> None:
         self.cap = cap
         self.server: web.Server | None = None  # the runner's, once set up
-        self.open: dict[RequestHandler, None] = {}  # connected, oldest first
+        self.open: dict[RequestHandler, float] = {}  # connected (when), oldest first
         self.coming = 0  # let in, not yet connected (asyncio connects them next)
         self.busy: set[RequestHandler] = set()  # in a request (its handler runs)
         self.refusing = 0
@@ -77,9 +78,10 @@ class Gate:
 
     def _room(self, cap: int) -> bool:
         """Close the oldest idle connection to make room for one more at ``cap``;
-        False if all are busy."""
+        False if all are busy (or just opened: their request may be on its way)."""
         idle = next((h for h in self.open if h not in self.busy), None)
-        if idle is None:
+        now = asyncio.get_running_loop().time()
+        if idle is None or now - self.open[idle] < IDLE_AGE:
             return False
         del self.open[idle]
         idle.force_close()
@@ -141,7 +143,7 @@ class _Counted(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.gate.coming -= 1
-        self.gate.open[self.handler] = None
+        self.gate.open[self.handler] = asyncio.get_running_loop().time()
         self.handler.connection_made(transport)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -162,13 +164,13 @@ class _Counted(asyncio.Protocol):
 
 
 class _Refusal(asyncio.Protocol):
-    """A connection over the cap: answered 503 at once and closed. It reads what its
-    client sends for up to LINGER_SECONDS first (closing a socket with unread data resets
-    it, and the client may never see the answer), as long as few others do (REFUSING)."""
+    """A connection over the cap: answered 503 at once and closed once its request is
+    read (closing a socket with data unread resets it, and its client may never see the
+    answer), or after LINGER_SECONDS of silence, as long as few others wait (REFUSING)."""
 
     def __init__(self, gate: Gate) -> None:
         self.gate = gate
-        self.lingers = False
+        self.transport: asyncio.Transport | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -176,20 +178,22 @@ class _Refusal(asyncio.Protocol):
         if self.gate.refusing >= REFUSING:
             transport.close()
             return
-        self.lingers = True
+        self.transport = transport
         self.gate.refusing += 1
         transport.write_eof()
         asyncio.get_running_loop().call_later(LINGER_SECONDS, transport.close)
 
     def data_received(self, data: bytes) -> None:
-        pass  # the request, not read
+        if self.transport is not None:
+            self.transport.close()  # the request is read: nothing left to reset with
 
     def eof_received(self) -> bool:
         return False  # the client is done: close
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self.lingers:
+        if self.transport is not None:
             self.gate.refusing -= 1
+            self.transport = None
 
 
 class Site(web.BaseSite):

@@ -91,8 +91,13 @@ class Bot:
 
     async def dm_press(self, person: SimUser) -> float:
         """A button of ``person``'s hand in their DM pressed: seconds until answered."""
-        msg = hand_message(self.world, person, self.game_id)
-        button = next(b for row in msg.buttons() for b in row if b.data)
+        for _ in range(1000):  # its keyboard, once the deal is done
+            msg = hand_message(self.world, person, self.game_id)
+            button = next((b for row in msg.buttons() for b in row if b.data), None)
+            if button is not None:
+                break
+            await asyncio.sleep(0.01)
+        assert button is not None and button.data is not None
         start = time.monotonic()
         record = await person.press(msg, data=button.data, settle=False)
         assert not isinstance(record, type(msg))
