@@ -34,6 +34,8 @@ from bot.store import StoreError
 
 log = logging.getLogger(__name__)
 
+MAX_UPDATE_BYTES = 1 << 20  # an update is a few kB; Telegram's largest are far below this
+
 
 def webhook_options(settings: Settings) -> dict[str, Any]:
     """The arguments of ``run_webhook`` / ``Updater.start_webhook`` for these settings:
@@ -128,16 +130,42 @@ def _serve_webapp(app: BotApp, settings: Settings) -> None:
     app.post_init, app.post_shutdown = post_init, post_shutdown
 
 
+@tornado.web.stream_request_body
 class WebhookHandler(TelegramHandler):
     """PTB's webhook handler, but a body that is not a JSON object (a list, malformed
     JSON, JSON nested deeper than Python's recursion limit) or not an update is refused
     with 400 and logged in one line without the body (it is personal data), where PTB
-    answers 500 or logs the whole payload."""
+    answers 500 or logs the whole payload. A body is kept only when the headers show
+    Telegram's secret (else 403; a large one is not even read) and up to
+    ``MAX_UPDATE_BYTES`` (413; the server would buffer 100 MB)."""
+
+    def prepare(self) -> None:
+        self._body = bytearray()
+        self._size = 0
+        self._forbidden: tornado.web.HTTPError | None = None
+        try:
+            self._validate_post()  # the content type and the secret: 403, the body not kept
+        except tornado.web.HTTPError as e:
+            self._forbidden = e
+        length = self.request.headers.get("Content-Length", "")
+        if length.isdigit() and (len(length) > 9 or int(length) > MAX_UPDATE_BYTES):
+            if self._forbidden is not None:  # answered before the body: not read at all
+                raise self._forbidden
+            self._refuse(f"{length[:12]} bytes announced", HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+
+    def data_received(self, chunk: bytes) -> None:
+        # (a body sent without its length: what is over the bound is counted, not kept)
+        self._size += len(chunk)
+        if self._forbidden is None and self._size <= MAX_UPDATE_BYTES:
+            self._body += chunk
 
     async def post(self) -> None:
-        self._validate_post()  # the content type and the secret first: 403
+        if self._forbidden is not None:
+            raise self._forbidden
+        if self._size > MAX_UPDATE_BYTES:
+            self._refuse("too large", HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
         try:
-            data = json.loads(self.request.body)
+            data = json.loads(self._body)
         except ValueError:
             self._refuse("not JSON")
         except RecursionError:  # the C parser's guard: nothing was harmed
@@ -153,9 +181,10 @@ class WebhookHandler(TelegramHandler):
             self.bot.insert_callback_data(update)
         await self.update_queue.put(update)
 
-    def _refuse(self, why: str) -> NoReturn:
-        log.warning("webhook: refused a request of %d bytes (%s): 400", len(self.request.body), why)
-        raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST)
+    def _refuse(self, why: str, status: HTTPStatus = HTTPStatus.BAD_REQUEST) -> NoReturn:
+        size = self._size
+        log.warning("webhook: refused a request of %d bytes (%s): %d", size, why, status)
+        raise tornado.web.HTTPError(status)
 
 
 class WebhookApp(WebhookAppClass):

@@ -188,12 +188,24 @@ async def test_a_play_whose_save_fails_is_answered_as_the_chat_answers_it(
             assert "Traceback" not in caplog.text
 
 
-async def test_the_webhook_refuses_json_nested_too_deep_with_400_and_one_line(caplog):
+async def status_of(http: Any, url: str, data: Any, headers: dict[str, str]) -> int | None:
+    """The status of a POST sent as Telegram does (``Expect: 100-continue``: the body
+    follows only if the server wants it); None if the server closed while it was sent."""
+    import aiohttp
+
+    try:
+        async with http.post(url, data=data, headers=headers, expect100=True) as r:
+            return r.status
+    except aiohttp.ClientConnectionError:
+        return None
+
+
+async def test_the_webhook_refuses_json_nested_too_deep_or_too_large_in_one_line(caplog):
     import tornado.httpserver
     from aiohttp import ClientSession
     from telegram import Bot
 
-    from bot.hosting import WebhookApp
+    from bot.hosting import MAX_UPDATE_BYTES, WebhookApp
     from tests.hosting.test_webhook import free_port
 
     queue: asyncio.Queue[object] = asyncio.Queue()
@@ -216,9 +228,26 @@ async def test_the_webhook_refuses_json_nested_too_deep_with_400_and_one_line(ca
             update = b'{"update_id": 5}'
             async with http.post(url, data=update, headers=headers) as r:
                 assert r.status == 200
+            # a body over the bound: 413 on its announced length (nothing of it read), or
+            # at its end when sent in chunks without a length (what is over is not kept)
+            huge = b'{"update_id": 6, "x": "' + b"a" * (MAX_UPDATE_BYTES + 10) + b'"}'
+            assert await status_of(http, url, huge, headers) == 413
+
+            async def chunks():
+                for i in range(0, len(huge), 65536):
+                    yield huge[i : i + 65536]
+
+            assert await status_of(http, url, chunks(), headers) == 413
+            # without the secret nothing of the body is read: 403
+            stranger = {"Content-Type": "application/json"}
+            assert await status_of(http, url, huge, stranger) == 403
+            async with http.post(url, data=update, headers=headers) as r:
+                assert r.status == 200  # and the hook still takes updates
     finally:
         server.stop()
-    assert queue.qsize() == 1
-    refused = [r for r in caplog.records if "webhook: refused" in r.getMessage()]
-    assert len(refused) == 2 and all("too deep" in r.getMessage() for r in refused)
+    assert queue.qsize() == 2
+    refused = [r.getMessage() for r in caplog.records if "webhook: refused" in r.getMessage()]
+    assert len(refused) == 4, refused
+    assert all("too deep" in line for line in refused[:2]), refused
+    assert all(": 413" in line for line in refused[2:]), refused
     no_traceback(caplog)
