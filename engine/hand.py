@@ -68,6 +68,7 @@ from engine.events import (
     TrumpFromKitty,
 )
 from engine.ranking import TrumpContext
+from engine.reasons import Reason
 from engine.records import HandResult, PlayRecord, Trick, failed_throw_penalty
 from engine.rules import RuleSet
 from engine.scoring import kitty_bonus_for_lead, settle_hand
@@ -140,6 +141,7 @@ class Play(BaseModel):
     kind: Literal["play"] = "play"
     seat: Seat
     cards: list[Card]
+    reason: Reason | None = None  # a computer's, kept with the play (engine.reasons)
 
 
 class Redeal(BaseModel):
@@ -543,7 +545,7 @@ class HandState(BaseModel):
         assert trick is not None
         hand = self.hands[a.seat]
         cards = list(a.cards)
-        record = PlayRecord(seat=a.seat, cards=cards)
+        record = PlayRecord(seat=a.seat, cards=cards, reason=a.reason)
         if units is not None and len(units) > 1:
             others = [self.hands[(a.seat + i) % 4] for i in (1, 2, 3)]
             forced = check_throw(ctx, cards, others)
@@ -557,6 +559,7 @@ class HandState(BaseModel):
                     attempted=cards,
                     beaten_by=beaten_by,
                     beaten_by_seat=holder,
+                    reason=a.reason,
                 )
                 penalty = failed_throw_penalty(self.rules, record, self.defenders)
                 self.penalty += penalty

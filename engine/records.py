@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from engine.cards import Card
+from engine.reasons import Reason
 from engine.rules import RuleSet
 from engine.scoring import climb, throw_penalty
 from engine.seats import Seat, Team, team_of
@@ -25,6 +26,8 @@ class PlayRecord(BaseModel):
     # as its holder shows it: the first seat after the thrower that can (RULES 13)
     beaten_by: list[Card] | None = None
     beaten_by_seat: Seat | None = None
+    # why a computer (or 托管) made the play, decided when it played (engine.reasons)
+    reason: Reason | None = None
 
 
 class Trick(BaseModel):

@@ -14,10 +14,12 @@ from collections import Counter
 from functools import lru_cache
 
 from engine.cards import POINTS, suit_of
-from engine.hand import Action, Bury, Observation, Pass, Play, Show
+from engine.hand import Action, Bury, Observation, Pass, Play, Show, team_of
 from engine.players.candidates import Contest, follow_candidates, is_special, strength, winner
 from engine.players.knowledge import higher_cards, inferences, seen_counts
 from engine.ranking import TRUMP, TrumpContext
+from engine.reasons import Reason, ReasonKind
+from engine.tricks import play_kind
 from engine.units import Unit, decompose
 
 VOID_VALUE = 5  # a void made by burying, against the cards it costs (see _voids_to_make)
@@ -36,7 +38,8 @@ def choose_action(obs: Observation, rng: random.Random) -> Action:
         return Pass(seat=obs.seat)
     if obs.phase == "burying":
         return Bury(seat=obs.seat, cards=choose_bury(obs))
-    return Play(seat=obs.seat, cards=suggest(obs, rng))
+    cards, reason = suggest_reasoned(obs, rng)
+    return Play(seat=obs.seat, cards=cards, reason=reason)
 
 
 def choose_show(obs: Observation) -> list[int] | None:
@@ -109,8 +112,31 @@ def suggest(obs: Observation, rng: random.Random | None = None) -> list[int]:
     rng = rng or random.Random(obs.version * 31 + obs.seat)
     trick = obs.current_trick
     if trick is None or not trick.plays:
-        return _lead(obs)
-    return _follow(obs, rng)
+        return _lead(obs)[0]
+    return _follow(obs, rng)[0]
+
+
+def suggest_reasoned(
+    obs: Observation, rng: random.Random | None = None
+) -> tuple[list[int], Reason]:
+    """:func:`suggest`'s play (the same one, from the same random stream) and the rule
+    that chose it (:class:`~engine.reasons.Reason`)."""
+    rng = rng or random.Random(obs.version * 31 + obs.seat)
+    trick = obs.current_trick
+    if trick is None or not trick.plays:
+        cards, kind = _lead(obs)
+    else:
+        cards, kind = _follow(obs, rng, explain=True)
+    return cards, rule_reason(obs, cards, kind)
+
+
+def rule_reason(obs: Observation, cards: list[int], kind: ReasonKind) -> Reason:
+    """The reason record of a play chosen by a rule (no odds)."""
+    trick = obs.current_trick
+    leading = trick is None or not trick.plays
+    trumps = leading and all(obs.ctx.suit_class[c] == TRUMP for c in cards)
+    attacking = None if obs.dealer is None else team_of(obs.seat) != team_of(obs.dealer)
+    return Reason(kind=kind, attacking=attacking, trumps=trumps)
 
 
 def _units_of_hand(ctx: TrumpContext, hand: list[int]) -> list[Unit]:
@@ -129,7 +155,7 @@ def _class_units(ctx: TrumpContext, cards: tuple[int, ...]) -> tuple[Unit, ...]:
     return tuple(decompose(ctx, cards) or ())
 
 
-def _lead(obs: Observation) -> list[int]:
+def _lead(obs: Observation) -> tuple[list[int], ReasonKind]:
     ctx = obs.ctx
     units = _units_of_hand(ctx, obs.hand)
     known = seen_counts(obs)
@@ -148,10 +174,12 @@ def _lead(obs: Observation) -> list[int]:
         # throw every master unit of the class holding the biggest one (all provably highest)
         best = max(masters, key=lambda u: (u.pairs, u.top))
         cls = ctx.suit_class[best.cards[0]]
-        return [c for u in masters if ctx.suit_class[u.cards[0]] == cls for c in u.cards]
+        return [
+            c for u in masters if ctx.suit_class[u.cards[0]] == cls for c in u.cards
+        ], "lead_master"
     tractors = [u for u in off if u.pairs >= 2]
     if tractors:
-        return list(max(tractors, key=lambda u: (u.pairs, u.top)).cards)
+        return list(max(tractors, key=lambda u: (u.pairs, u.top)).cards), "lead_tractor"
     if off:
         # a low card of the shortest off-suit, keeping points and pairs back
         length = Counter(ctx.suit_class[c] for c in obs.hand)
@@ -164,12 +192,15 @@ def _lead(obs: Observation) -> list[int]:
                 u.top,
             ),
         )
-        return list(u.cards)
+        return list(u.cards), "lead_short"
     # only trumps: the lowest unit, pairs first
-    return list(max(units, key=lambda u: (u.pairs, -u.top)).cards)
+    return list(max(units, key=lambda u: (u.pairs, -u.top)).cards), "lead_trumps"
 
 
-def _follow(obs: Observation, rng: random.Random) -> list[int]:
+def _follow(
+    obs: Observation, rng: random.Random, explain: bool = False
+) -> tuple[list[int], ReasonKind]:
+    """The follow, and (``explain``: else "only_play" unasked) the rule that chose it."""
     ctx = obs.ctx
     trick = obs.current_trick
     assert trick is not None
@@ -177,7 +208,7 @@ def _follow(obs: Observation, rng: random.Random) -> list[int]:
     plays = [p.cards for p in trick.plays]
     legal = follow_candidates(ctx, lead, obs.hand, rng)
     if len(legal) == 1:
-        return legal[0]
+        return legal[0], "only_play"
     current = winner(ctx, plays) if len(plays) > 1 else 0
     contest = Contest(ctx, plays, current)
     partner_winning = trick.plays[current].seat == (obs.seat + 2) % 4
@@ -207,7 +238,27 @@ def _follow(obs: Observation, rng: random.Random) -> list[int]:
             return (3 if worth else 0.5, -spent, pts)
         return (0, -pts, -spent)
 
-    return max(legal, key=score)
+    best = max(legal, key=score)
+    if not explain:  # the playouts' path: no more work than the play
+        return best, "only_play"
+    rule = score(best)[0]
+    kind: ReasonKind
+    if partner_winning:
+        fed = secure and rule == 2 and any(POINTS[c] for c in best)
+        kind = (
+            "feed_partner"
+            if fed
+            else "follow_low_partner"
+            if rule == 2
+            else "cover_partner"
+            if rule == 2.5
+            else "overtake"
+        )
+    elif rule == 3:
+        kind = "ruff" if play_kind(ctx, lead, best, False) == "ruff" else "win_cheap"
+    else:
+        kind = "win_lead" if rule == 0.5 else "duck"
+    return best, kind
 
 
 def _threat(obs: Observation, cards: list[int], seat: int) -> bool:

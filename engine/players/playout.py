@@ -64,11 +64,13 @@ def playout(
     policy: Policy,
     rng: random.Random,
     base: tuple[int, int],
+    trick_out: list[tuple[bool, int]] | None = None,
 ) -> int:
     """Play ``first`` for ``obs.seat`` now, then the policy for everyone; the attackers' total.
 
     ``hands`` are every seat's cards in this world (they are consumed); ``base`` is
-    :func:`totals_so_far` of ``obs``.
+    :func:`totals_so_far` of ``obs``. ``trick_out``, if given, gets the current trick's
+    outcome: (``obs.seat``'s team took it, its points).
     """
     ctx = obs.ctx
     rules = obs.rules
@@ -110,6 +112,9 @@ def playout(
         seat = trick.plays[winner(ctx, plays)].seat
         trick.winner = seat
         trick.points = sum(POINTS[c] for p in plays for c in p)
+        if trick_out is not None:  # the trick of the decision: told once
+            trick_out.append((team_of(seat) == team_of(obs.seat), trick.points))
+            trick_out = None
         attackers_won = team_of(seat) != defenders
         if attackers_won:
             points += trick.points

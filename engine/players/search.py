@@ -60,7 +60,13 @@ from collections import Counter
 from engine.hand import Action, Bury, Observation, Play, team_of
 from engine.players import declare, heuristic
 from engine.players.bury import BURY_SCALE, search_bury
-from engine.players.candidates import cost, distinct_in_effect, follow_candidates, lead_candidates
+from engine.players.candidates import (
+    cost,
+    distinct_in_effect,
+    follow_candidates,
+    is_special,
+    lead_candidates,
+)
 from engine.players.deadline import Deadline, OutOfTime, passed
 from engine.players.endgame import Solver, TooBig, plays_for
 from engine.players.knowledge import ducked, played_cards, withheld
@@ -68,6 +74,7 @@ from engine.players.paired import choose
 from engine.players.playout import SimPlay, SimTrick, playout, seat_view, totals_so_far
 from engine.players.worlds import KITTY, knowledge, sample
 from engine.ranking import TRUMP
+from engine.reasons import Reason, odds
 
 DEFAULT_BUDGET_MS = 300
 PLAYS_PER_MS = 44  # simulated plays per CPU millisecond of one core (bench/bench_search.py)
@@ -137,7 +144,8 @@ class SearchPlayer:
             return Bury(seat=obs.seat, cards=cards)
         if obs.phase != "playing" or not self.cardplay:
             return heuristic.choose_action(obs, rng)
-        return Play(seat=obs.seat, cards=self.play(obs, rng, deadline))
+        cards, reason = self.play_reasoned(obs, rng, deadline)
+        return Play(seat=obs.seat, cards=cards, reason=reason)
 
     def work_ms(self, obs: Observation) -> float:
         """The budget of the decision ``obs`` asks for, in milliseconds of work (what a
@@ -153,24 +161,31 @@ class SearchPlayer:
     def play(
         self, obs: Observation, rng: random.Random, deadline: Deadline | None = None
     ) -> list[int]:
-        own = heuristic.suggest(obs, rng)
+        return self.play_reasoned(obs, rng, deadline)[0]
+
+    def play_reasoned(
+        self, obs: Observation, rng: random.Random, deadline: Deadline | None = None
+    ) -> tuple[list[int], Reason]:
+        """The play and why (:mod:`engine.reasons`): the odds the search computed for it
+        and its runner-up, or the heuristic's rule where nothing was searched."""
+        own, because = heuristic.suggest_reasoned(obs, rng)
         if max(obs.card_counts) <= self.endgame:
-            solved = self.solve(obs, own, rng, deadline)
+            solved = self.solve(obs, own, rng, deadline, because)
             if solved is not None:
                 return solved  # else too big to solve twice in the budget: played out
         cands = candidates(obs, own, rng)
         if len(cands) == 1:
-            return cands[0]
+            return cands[0], because
         cands = distinct_in_effect(obs.ctx, obs.hand, gone(obs), cands)
         if len(cands) == 1:
-            return own
+            return own, because
         remaining = sum(obs.card_counts)
         evaluations = self.budget_ms * PLAYS_PER_MS // remaining  # candidate playouts
         rounds = max(1, (len(cands) - 1).bit_length()) if self.halving else 1
         while self.halving == 2 and rounds > 1 and evaluations // rounds // len(cands) < 2:
             rounds -= 1  # fewer rounds rather than no search: 2 worlds a candidate first
         if min(self.max_worlds, evaluations // rounds // len(cands)) < 2:
-            return own
+            return own, because
         ctx = obs.ctx
         know = knowledge(ctx, obs)
         ducks = ducked(ctx, obs)
@@ -179,6 +194,7 @@ class SearchPlayer:
         burier = obs.seat if obs.kitty is not None else obs.dealer
         sign = 1 if obs.dealer is None or team_of(obs.seat) != team_of(obs.dealer) else -1
         values: list[list[float]] = [[] for _ in cands]
+        outcomes: list[list[tuple[bool, int]]] = [[] for _ in cands]  # the trick, per world
         weights: list[float] = []
         alive = list(range(len(cands)))
         for r in range(rounds):
@@ -195,7 +211,15 @@ class SearchPlayer:
                         break  # the world is dropped: not every candidate met it
                     hands = [list(h) for h in world[:4]]
                     total = playout(
-                        obs, hands, kitty, burier, cands[i], heuristic.suggest, rng, base
+                        obs,
+                        hands,
+                        kitty,
+                        burier,
+                        cands[i],
+                        heuristic.suggest,
+                        rng,
+                        base,
+                        outcomes[i],
                     )
                     row.append(sign * total)
                 if len(row) < len(alive):
@@ -211,10 +235,21 @@ class SearchPlayer:
                 ranked = sorted(alive[1:], key=lambda i: -_mean(values[i], weights))
                 alive = [0, *ranked[: max(1, len(ranked) // 2)]]
         if len(values[0]) < 2:
-            return own  # the deadline came before two worlds
+            return own, because  # the deadline came before two worlds
         # the candidates still in met the same worlds (a deadline stops between worlds)
-        pick = choose([values[i] for i in alive], weights, self.confidence)
-        return cands[alive[pick]]
+        pick = alive[choose([values[i] for i in alive], weights, self.confidence)]
+        second = _runner_up(values, weights, alive, pick)
+        reason = Reason(
+            kind="search",
+            attacking=sign == 1,
+            trumps=_leads_trumps(obs, cands[pick]),
+            control=second is not None and _keeps_control(obs, cands[pick], cands[second]),
+            best=odds(values[pick], weights, sign, outcomes[pick]),
+            runner_up=None
+            if second is None
+            else odds(values[second], weights, sign, outcomes[second]),
+        )
+        return cands[pick], reason
 
     def weight(
         self,
@@ -242,13 +277,15 @@ class SearchPlayer:
         own: list[int],
         rng: random.Random,
         deadline: Deadline | None = None,
-    ) -> list[int] | None:
+        because: Reason | None = None,
+    ) -> tuple[list[int], Reason] | None:
         """The endgame: every legal play, each world solved exactly (:mod:`.endgame`);
         worlds are drawn until the solvers have spent the budget (or the deadline has
         passed: a world being solved then is dropped). Each of the first two worlds may
         take half the budget's positions, a later one what is left; None if the first two
         do not fit (the caller plays the endgame out instead): the solvers' work stays
-        within the budget."""
+        within the budget. ``because``: the heuristic's reason for ``own``, kept when
+        there is nothing to compare."""
         trick = obs.current_trick
         so_far = [(p.seat, tuple(p.cards)) for p in trick.plays] if trick else []
         lead = so_far[0][1] if so_far else None
@@ -256,8 +293,9 @@ class SearchPlayer:
         for play in plays_for(obs.ctx, tuple(sorted(obs.hand)), lead):
             out.setdefault(play, list(play))
         cands = distinct_in_effect(obs.ctx, obs.hand, gone(obs), list(out.values()))
+        because = because or heuristic.rule_reason(obs, own, "only_play")
         if len(cands) == 1:
-            return own
+            return own, because
         assert obs.dealer is not None  # cards are played only once there is a dealer
         know = knowledge(obs.ctx, obs)
         ducks = ducked(obs.ctx, obs)
@@ -290,8 +328,18 @@ class SearchPlayer:
                 values[i].append(sign * max(0, points + penalty + rest))
             nodes += solver.nodes
         if len(weights) < 2:
-            return own  # the deadline came before two worlds were solved
-        return cands[choose(values, weights, self.confidence)]
+            return own, because  # the deadline came before two worlds were solved
+        pick = choose(values, weights, self.confidence)
+        second = _runner_up(values, weights, list(range(len(cands))), pick)
+        reason = Reason(
+            kind="endgame",
+            attacking=sign == 1,
+            trumps=_leads_trumps(obs, cands[pick]),
+            control=second is not None and _keeps_control(obs, cands[pick], cands[second]),
+            best=odds(values[pick], weights, sign),
+            runner_up=None if second is None else odds(values[second], weights, sign),
+        )
+        return cands[pick], reason
 
 
 def gone(obs: Observation) -> list[int]:
@@ -302,6 +350,27 @@ def gone(obs: Observation) -> list[int]:
     for c in obs.kitty or ():
         out[c] += 1
     return out
+
+
+def _runner_up(
+    values: list[list[float]], weights: list[float], alive: list[int], pick: int
+) -> int | None:
+    """The candidate still in with the best weighted mean after ``pick`` (None: no other)."""
+    others = [i for i in alive if i != pick]
+    return max(others, key=lambda i: _mean(values[i], weights)) if others else None
+
+
+def _leads_trumps(obs: Observation, play: list[int]) -> bool:
+    """Whether ``play`` is a lead of trumps (it draws the others' trumps)."""
+    trick = obs.current_trick
+    leading = trick is None or not trick.plays
+    return leading and all(obs.ctx.suit_class[c] == TRUMP for c in play)
+
+
+def _keeps_control(obs: Observation, play: list[int], other: list[int]) -> bool:
+    """Whether ``play`` keeps back a joker or level card that ``other`` would spend."""
+    spent = [c for c in other if is_special(obs.ctx, c)]
+    return bool(spent) and not any(is_special(obs.ctx, c) for c in play)
 
 
 def _mean(values: list[float], weights: list[float]) -> float:

@@ -73,7 +73,10 @@ def test_decisions_never_depend_on_hidden_cards(hand):
         assert (other.hands, other.kitty) != (state.hands, state.kitty)
         twin = other.observation(seat)
         assert twin == obs  # the seat cannot tell the two positions apart
-        assert player.play(obs, random.Random(11)) == player.play(twin, random.Random(11))
+        # the play and why (its odds, its runner-up's: engine.reasons) alike
+        mine = player.play_reasoned(obs, random.Random(11))
+        assert mine == player.play_reasoned(twin, random.Random(11))
+        assert mine[0] == player.play(obs, random.Random(11))
         checked += 1
     assert checked > 5
 
