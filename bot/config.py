@@ -68,7 +68,8 @@ class Settings(BaseSettings):
     # place of the oldest idle one, or is answered 503 when all are busy.
     webapp_max_connections: int = Field(default=0, ge=0)
     # A Mini App connection silent this long is closed: no request (or no complete header)
-    # since it opened, or none since its last answer (keep-alive).
+    # since it opened, or none since its last answer (keep-alive); a request's body that
+    # takes longer is answered 408.
     webapp_idle_seconds: float = Field(default=5.0, gt=0)
     # Live tables (event streams) one person, and one address, may hold open: a new one
     # ends their oldest. Behind a reverse proxy the address is X-Forwarded-For's last.

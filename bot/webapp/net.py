@@ -10,7 +10,8 @@ idle one (connected but in no request: nothing sent yet, a partial header, or be
 requests), as nginx reuses its keep-alive connections; when all are busy (requests, event
 streams) it is answered 503 and closed. What the gate did is logged in one line a minute.
 Silent connections are aiohttp's to close (``keepalive_timeout``, which also runs from
-the moment a connection opens: ``WEBAPP_IDLE_SECONDS``).
+the moment a connection opens: ``WEBAPP_IDLE_SECONDS``); a request's body has as long to
+arrive (:meth:`Gate.middleware`).
 """
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ log = logging.getLogger(__name__)
 HEADROOM = 384
 LOG_SECONDS = 60.0  # at most one line about the cap this often
 REFUSING = 128  # refused connections that may wait for their request before they close
-LINGER_SECONDS = 1.0  # how long a refused connection waits (its 503 read, not reset)
+# how long a refused connection, or one whose body was not read, waits for the rest of
+# its request before it closes (so that its client reads the answer, not a reset)
+LINGER_SECONDS = 1.0
 IDLE_AGE = 1.0  # an idle connection younger than this is not closed for a new one
 BUSY = (
     b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
@@ -57,8 +60,8 @@ class Gate:
     connection in, in place of an idle one, or answers it 503. ``cap()``: the connections
     held at most (asked at every connection: the descriptor limit may change)."""
 
-    def __init__(self, cap: Callable[[], int]) -> None:
-        self.cap = cap
+    def __init__(self, cap: Callable[[], int], body_seconds: float) -> None:
+        self.cap, self.body_seconds = cap, body_seconds
         self.server: web.Server | None = None  # the runner's, once set up
         self.open: dict[RequestHandler, float] = {}  # connected (when), oldest first
         self.coming = 0  # let in, not yet connected (asyncio connects them next)
@@ -92,10 +95,18 @@ class Gate:
     async def middleware(
         self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
-        """Marks the connection busy while a request is handled (the root app's)."""
+        """Marks the connection busy while a request is handled (the root app's). A
+        body is read first, within ``body_seconds`` (else 408): one sent a byte at a time
+        would hold its connection busy, out of the idle timeout's reach."""
         protocol = request.protocol
         self.busy.add(protocol)
         try:
+            if request.body_exists:
+                try:
+                    async with asyncio.timeout(self.body_seconds):
+                        await request.read()  # kept: the handler's read() returns it
+                except TimeoutError:
+                    raise web.HTTPRequestTimeout(text="the body was too slow") from None
             return await handler(request)
         finally:
             self.busy.discard(protocol)

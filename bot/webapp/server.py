@@ -397,7 +397,7 @@ async def serve(ptb: BotApp, settings: Settings) -> web.AppRunner:
     if path != "/":  # (the root reads the bodies: it bounds them, not the sub-app)
         root = web.Application(client_max_size=MAX_BODY)
         root.add_subapp(path, make_app(lambda: ptb))
-    gate = net.Gate(lambda: _cap(settings))
+    gate = net.Gate(lambda: _cap(settings), settings.webapp_idle_seconds)
     root.middlewares.append(gate.middleware)
     hub = ptb.bot_data.hub
 
@@ -409,6 +409,7 @@ async def serve(ptb: BotApp, settings: Settings) -> web.AppRunner:
         root,
         access_log=None,  # launch data travels in URLs: no log
         keepalive_timeout=settings.webapp_idle_seconds,  # also before the first request
+        lingering_time=net.LINGER_SECONDS,
         shutdown_timeout=SHUTDOWN_SECONDS,
     )
     await runner.setup()

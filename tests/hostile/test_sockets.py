@@ -2,7 +2,7 @@
 Mini App holds no more connections than its descriptors allow (the newest take the place
 of the oldest idle ones), closes the silent ones within seconds, and the bot meanwhile
 answers its health check, the Mini App and the DM at once, logging a line, not a
-traceback per connection."""
+traceback per connection. A request's body too slow to come is answered 408."""
 
 from __future__ import annotations
 
@@ -10,7 +10,13 @@ import asyncio
 
 import aiohttp
 
-from tests.hostile.harness import closed_within, enough_descriptors, hostile_bot, idle_sockets
+from tests.hostile.harness import (
+    closed_within,
+    enough_descriptors,
+    hostile_bot,
+    idle_socket,
+    idle_sockets,
+)
 
 SOCKETS = 1100
 IDLE = 5.0  # WEBAPP_IDLE_SECONDS (the default)
@@ -26,6 +32,12 @@ async def test_1100_silent_sockets_leave_the_bot_answering_and_are_closed(tmp_pa
         # a partial request: a request line and half a header, then nothing
         half = b"GET /table/ HTTP/1.1\r\nHost: ca"
         partial = await idle_sockets(bot.port, 100, half)
+        # a person's action whose body comes a byte at a time (here: never)
+        slow, _ = await idle_socket(
+            bot.port,
+            f"POST /table/api/act HTTP/1.1\r\nHost: ca\r\nContent-Length: 60\r\n"
+            f"Authorization: tma {bot.init_data(bot.people[2])}\r\n\r\n{{".encode(),
+        )
         async with aiohttp.ClientSession() as http:
             status, took = await bot.healthz(http)
             assert (status, took < 1) == (200, True), took
@@ -36,6 +48,8 @@ async def test_1100_silent_sockets_leave_the_bot_answering_and_are_closed(tmp_pa
         # the idle time after its opening (the bot accepts a burst late on a busy machine)
         waited = IDLE + 15 - (loop.time() - opened)
         assert await closed_within(silent + partial, max(waited, 0.5)) == SOCKETS
+        answer = await asyncio.wait_for(slow.read(), 5)
+        assert answer.startswith(b"HTTP/1.1 408 "), answer
         log = bot.since()
         assert len(log) < 100 and not [line for line in log if "Traceback" in line], log[:50]
         assert any("Mini App reached its cap of 640 connections" in line for line in log), log
