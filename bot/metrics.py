@@ -22,6 +22,7 @@ backlogs are read from the running service when Prometheus scrapes.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections import OrderedDict
@@ -44,7 +45,7 @@ from telegram._utils.types import ODVInput
 from telegram.request import BaseRequest, RequestData
 
 from bot.context import BotApp
-from bot.reach import Reach, reason_of
+from bot.reach import GATEWAY_ERRORS, MethodFailed, Reach, reason_of
 from bot.version import __version__
 
 log = logging.getLogger(__name__)
@@ -122,6 +123,22 @@ class Metrics:
         return generate_latest(self.registry)
 
 
+def bot_api_failure(code: int, payload: bytes) -> str | None:
+    """The description of a Bot API error answer (``{"ok": false, ...}``) with HTTP
+    status ``code``, if that is what ``payload`` is and ``code`` is not a gateway's;
+    None: not an answer of the Bot API (Telegram's front servers answered)."""
+    if code in GATEWAY_ERRORS:
+        return None
+    try:
+        data = json.loads(payload)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("ok") is not False:
+        return None
+    description = data.get("description")
+    return description if isinstance(description, str) and description else "no description"
+
+
 class InstrumentedRequest(BaseRequest):
     """A ``BaseRequest`` that forwards to another and counts each call's outcome."""
 
@@ -166,10 +183,14 @@ class InstrumentedRequest(BaseRequest):
             m.errors.labels(api, "network").inc()
             m.reach.failed(reason_of(e))
             raise
-        if code >= 500:  # Telegram's front servers answered, not the Bot API
+        failure = bot_api_failure(code, payload) if code >= 500 else None
+        if code >= 500 and failure is None:  # Telegram's front servers, not the Bot API
             m.reach.failed(f"HTTP {code} from {api}")
         else:
             m.reach.ok()
+        if failure is not None:  # the Bot API answered: this method failed, no outage
+            m.errors.labels(api, str(code)).inc()
+            raise MethodFailed(f"{failure} ({code} from {api})")
         if code >= 300:
             m.errors.labels(api, str(code)).inc()
             if code == 429:

@@ -17,7 +17,12 @@ neither sent nor edited again. Replies to commands are one-shot slots (``post``)
 take their turn in the chat's budget like everything else, so no handler ever waits.
 
 Failures. Delivery is at most once: a message is never posted twice. A 429 is waited
-out and the state delivered then (Telegram did not take the call). A state whose
+out and the state delivered then (Telegram did not take the call). Telegram unreachable
+(no answer, ``bot.reach.unreachable``) is an outage of every chat: logged once by the
+chats together (:class:`Outage`: its start with the retry schedule, and its end), never
+per message; the chat retries its newest states after ``RETRY_PAUSES`` (an edit, or a
+send that surely never reached Telegram: the connection failed), and gives up a send
+that may have reached it. A state whose
 delivery fails otherwise, with a Telegram error or any other exception (a bug, a
 response that cannot be read), is given up, logged once with the chat and the
 message's key, and not retried: the call may have reached Telegram, and a bug would
@@ -33,16 +38,25 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import time
 import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
 from telegram.warnings import PTBUserWarning
 
 from bot.messages import Clock, Content, Keyboard
+from bot.reach import reason_of, surely_not_sent, unreachable
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +88,8 @@ class Slot:
     # for urgent states (the group's table: a finished trick goes out at once)
     calm: float = 0.0
     delivered_at: float = float("-inf")
+    # an answer to a person: goes before every other changed slot of the chat
+    reply: bool = False
 
     def ready_at(self) -> float:
         """When this slot may be delivered (its chat's budget aside)."""
@@ -102,6 +118,50 @@ OnMigrated = Callable[[int, int], None]
 
 _replies = itertools.count(1)
 
+# a reply may spend this many tokens ahead of the chat's bucket (the next call waits)
+REPLY_CREDIT = 1.0
+# Telegram unreachable: a chat tries its newest states again after these pauses (the
+# last one repeated until Telegram answers)
+RETRY_PAUSES = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
+
+
+class Outage:
+    """Deliveries failing because Telegram cannot be reached, over every chat: one
+    WARNING when the first fails (the cause, and what happens to the messages meanwhile),
+    one when a delivery succeeds again (how long, how many failed calls in how many
+    chats), whatever the number of chats and messages that fail meanwhile."""
+
+    def __init__(self) -> None:
+        self.since: float | None = None  # time.monotonic() of the first failure
+        self.failures = 0
+        self.chats: set[int] = set()
+
+    def failed(self, chat_id: int, error: BaseException) -> None:
+        if self.since is None:
+            self.since, self.failures, self.chats = time.monotonic(), 0, set()
+            pauses = ", ".join(f"{p:g}" for p in RETRY_PAUSES)
+            log.warning(
+                "deliveries fail: Telegram unreachable (%s); each chat tries its newest"
+                " messages again after %s s, then every %g s (a new message that may have"
+                " reached Telegram is not sent twice)",
+                reason_of(error),
+                pauses,
+                RETRY_PAUSES[-1],
+            )
+        self.failures += 1
+        self.chats.add(chat_id)
+
+    def ok(self) -> None:
+        if self.since is None:
+            return
+        log.warning(
+            "deliveries work again after %.0f s (%d calls in %d chats failed meanwhile)",
+            time.monotonic() - self.since,
+            self.failures,
+            len(self.chats),
+        )
+        self.since = None
+
 
 @dataclass
 class Outbox:
@@ -124,6 +184,11 @@ class Outbox:
     _dropped: set[str] = field(default_factory=set)
     _closed: bool = False
     _calm: float | None = None
+    # shared by the chats of one bot (``Outboxes``): an outage is logged once for all
+    outage: Outage = field(default_factory=Outage)
+    _failures: int = 0  # deliveries failed in a row, Telegram unreachable
+    # set when a reply is put: a pause for the bucket or a calm ends early
+    _reply_put: asyncio.Event = field(default_factory=asyncio.Event)
 
     def put(
         self,
@@ -136,11 +201,13 @@ class Outbox:
         thread_id: int | None = None,
         urgent: bool = False,
         calm: float = 0.0,
+        reply: bool = False,
     ) -> None:
         """Make slot ``key`` show ``content`` (soon). A new slot of a family drops the
         family's older slots that were never sent: their state lives on in the new one.
         ``calm``: a state of this message waits that long after its last edit, unless
-        it (or a state it replaced before its turn) is ``urgent``."""
+        it (or a state it replaced before its turn) is ``urgent``. ``reply``: an answer
+        to a person, delivered before every other changed slot of the chat."""
         if key in self._dropped:
             return
         slot = self.slots.get(key)
@@ -156,15 +223,19 @@ class Outbox:
         slot.urgent = slot.urgent or urgent
         slot.desired = content
         slot.calm = calm
+        slot.reply = reply
         slot.resend = slot.resend or (resend and slot.message_id is not None)
         if slot.dirty:
             self._kick()
+            if reply:
+                self._reply_put.set()
         else:
             slot.urgent = False
 
     def post(self, content: Content, *, thread_id: int | None = None) -> None:
-        """A new message of its own (a reply to a command, a notice), sent in turn."""
-        self.put(f"r{next(_replies)}", content, oneshot=True, thread_id=thread_id)
+        """A new message of its own answering a person (a command's answer, a refusal):
+        sent before the chat's other changed messages (``reply``)."""
+        self.put(f"r{next(_replies)}", content, oneshot=True, thread_id=thread_id, reply=True)
 
     def adopt(
         self,
@@ -240,6 +311,9 @@ class Outbox:
         now = self.clock.now()
         self._calm = None
         for s in self.slots.values():
+            if s.reply and s.dirty:
+                return s
+        for s in self.slots.values():
             if not s.dirty:
                 continue
             at = s.ready_at()
@@ -248,14 +322,29 @@ class Outbox:
             self._calm = at if self._calm is None else min(self._calm, at)
         return None
 
-    def _wait(self) -> float:
-        """Seconds until the bucket holds a token (0: one may be spent now)."""
+    def _wait(self, need: float = 1.0) -> float:
+        """Seconds until the bucket holds ``need`` tokens (0: a call may go now; a
+        reply needs one less, ``REPLY_CREDIT``, and leaves the bucket in debt)."""
         now = self.clock.now()
         if self.interval <= 0:
             return 0.0
         self._tokens = min(float(self.burst), self._tokens + (now - self._last) / self.interval)
         self._last = now
-        return 0.0 if self._tokens > 1 - 1e-9 else (1 - self._tokens) * self.interval
+        return 0.0 if self._tokens > need - 1e-9 else (need - self._tokens) * self.interval
+
+    async def _pause(self, seconds: float) -> None:
+        """Sleep ``seconds`` on the bot's clock, or less: until a reply is put."""
+        if self._reply_put.is_set():
+            self._reply_put.clear()
+            return
+        sleep = asyncio.ensure_future(self.clock.sleep(seconds))
+        woken = asyncio.ensure_future(self._reply_put.wait())
+        try:
+            await asyncio.wait((sleep, woken), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sleep.cancel()
+            woken.cancel()
+        self._reply_put.clear()
 
     async def _take_token(self) -> None:
         """Wait until the bucket holds a token, and spend it."""
@@ -265,9 +354,10 @@ class Outbox:
 
     async def _run(self) -> None:
         while not self._closed:
+            self._reply_put.clear()  # what is put from here on is seen by _next
             slot = self._next()
             if slot is None and self._calm is not None:
-                await self.clock.sleep(self._calm - self.clock.now())
+                await self._pause(self._calm - self.clock.now())
                 continue
             if slot is None:
                 self._prune()
@@ -275,16 +365,27 @@ class Outbox:
                 self._wake.clear()
                 await self._wake.wait()
                 continue
-            wait = self._wait()
+            wait = self._wait(1.0 - REPLY_CREDIT if slot.reply else 1.0)
             if wait > 0:
-                await self.clock.sleep(wait)
-                continue  # pick again: newer states may have arrived meanwhile
-            self._tokens = max(0.0, self._tokens - 1)
+                await self._pause(wait)
+                continue  # pick again: newer states (a reply) may have arrived meanwhile
+            self._tokens -= 1
             slot.delivered_at = self.clock.now()
             urgent = slot.urgent
             content = slot.next_content()
             try:
                 await self._deliver(slot, content)
+                self._failures = 0
+                self.outage.ok()
+            except NetworkError as e:  # Telegram unreachable (bot.reach.unreachable)
+                slot.urgent = slot.urgent or urgent
+                self.outage.failed(self.chat_id, e)
+                if slot.message_id is None or slot.resend:  # a send
+                    if not surely_not_sent(e):
+                        self._give_up(slot, content)  # it may be there: never twice
+                pause = RETRY_PAUSES[min(self._failures, len(RETRY_PAUSES) - 1)]
+                self._failures += 1
+                await self.clock.sleep(pause)
             except RetryAfter as e:
                 slot.urgent = slot.urgent or urgent  # Telegram took nothing: still urgent
                 delay = e.retry_after
@@ -345,6 +446,11 @@ class Outbox:
                 slot.shown, slot.desired = content.digest, None
         except RetryAfter:
             raise
+        except NetworkError as e:
+            if unreachable(e):
+                raise
+            log.warning("chat %s slot %s: %s", self.chat_id, slot.key, e)
+            self._give_up(slot, content)
         except ChatMigrated as e:
             # the group became a supergroup: the owner moves its games to the new id
             log.info("chat %s migrated to %s", self.chat_id, e.new_chat_id)
@@ -494,6 +600,7 @@ class Outboxes:
         self.on_migrated = on_migrated
         self._boxes: dict[int, Outbox] = {}
         self._sweep_at = SWEEP_AT
+        self.outage = Outage()  # one for every chat: an outage is logged once
 
     def get(self, chat_id: int) -> Outbox:
         box = self._boxes.get(chat_id)
@@ -511,6 +618,7 @@ class Outboxes:
                 on_shown=self.on_shown,
                 on_forbidden=self.on_forbidden,
                 on_migrated=self.on_migrated,
+                outage=self.outage,
             )
             self._boxes[chat_id] = box
         return box

@@ -2,9 +2,11 @@
 when it answers again, and the readiness that ``/readyz`` reports (``bot.metrics``).
 
 Every Bot API call the bot makes passes through ``metrics.InstrumentedRequest``, which
-tells :class:`Reach` how it went: an HTTP answer below 500 means Telegram was reached
-(a refusal too: Telegram said so); no answer (a network error, a time-out) or a 5xx from
-Telegram's front servers means it was not. An outage is logged once, whatever the number
+tells :class:`Reach` how it went: an answer of the Bot API means Telegram was reached (a
+refusal too: Telegram said so; and a 500 with a Bot API error, e.g. a method a local Bot
+API server does not support: that method failed, :class:`MethodFailed`); no answer (a
+network error, a time-out), a 502/503/504 or a 5xx that is not a Bot API answer (Telegram's
+front servers) means it was not (:func:`unreachable`). An outage is logged once, whatever the number
 of calls that fail meanwhile (long polling retries by itself: PTB's polling loop waits
 1 s after the first failure, then 1.5 times longer each time, at most 30 s).
 """
@@ -13,6 +15,9 @@ from __future__ import annotations
 
 import logging
 import time
+
+import httpx
+from telegram.error import NetworkError
 
 log = logging.getLogger(__name__)
 
@@ -69,3 +74,42 @@ def reason_of(error: BaseException) -> str:
     """A network error in a few words, without a traceback (PTB's messages hold no token)."""
     text = str(error).strip()
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+class MethodFailed(NetworkError):
+    """Telegram answered a call with a server error of the Bot API (HTTP 5xx with
+    ``{"ok": false, ...}``): Telegram was reached, this method failed. A
+    ``NetworkError`` (what python-telegram-bot raises for a 5xx) that is no outage."""
+
+
+# HTTP statuses of Telegram's front servers when the Bot API behind them does not answer
+GATEWAY_ERRORS = frozenset({502, 503, 504})
+
+
+def unreachable(error: BaseException) -> bool:
+    """Whether a failed call means that Telegram could not be reached (no answer, a
+    time-out, a gateway error), not that it refused or failed one method."""
+    return isinstance(error, NetworkError) and not isinstance(error, MethodFailed)
+
+
+# failures before the request could reach Telegram (no connection was made)
+_NOT_CONNECTED = (
+    httpx.ConnectError,
+    httpx.ConnectTimeout,
+    httpx.PoolTimeout,
+    ConnectionRefusedError,
+)
+
+
+def surely_not_sent(error: BaseException) -> bool:
+    """Whether a failed call surely never reached Telegram: the connection itself failed
+    (a send may be tried again without posting twice). A time-out or a connection lost
+    after the request was written may have reached it."""
+    seen: BaseException | None = error
+    for _ in range(8):  # a chain of causes is short (python-telegram-bot's, httpx's)
+        if seen is None:
+            break
+        if isinstance(seen, _NOT_CONNECTED):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False

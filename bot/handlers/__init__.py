@@ -82,8 +82,9 @@ async def reply(
     reply_markup: InlineKeyboardMarkup | None = None,
     reply_to_message_id: int | None = None,
 ) -> None:
-    """Reply to ``msg`` (quoting it in a group): handed to the chat's outbox, sent in
-    its turn within the chat's budget, retried after a flood wait."""
+    """Reply to ``msg`` (quoting it in a group): handed to the chat's outbox, sent
+    before the chat's other messages (the group's table waits) within the chat's
+    budget, retried after a flood wait."""
     quote = msg.chat.type != "private"
     target = reply_to_message_id or (msg.message_id if quote else None)
     content = Content(text, reply_markup, html=parse_mode == ParseMode.HTML, reply_to=target)
@@ -108,7 +109,8 @@ async def edit_query_message(
     key = f"m{msg.message_id}"
     if key not in box.slots:
         box.adopt(key, msg.message_id, oneshot=True)
-    box.put(key, Content(text, reply_markup, parse_mode == ParseMode.HTML))
+    # an answer to the person who pressed: before the chat's table (bot/outbox.py)
+    box.put(key, Content(text, reply_markup, parse_mode == ParseMode.HTML), reply=True)
 
 
 def describe(update: Update, context: Context) -> str:
