@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import itertools
 import logging
 from typing import Any
 
@@ -76,8 +77,20 @@ def tune_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-# start-up: pauses (seconds) before asking Telegram again; then the bot gives up (exit 1)
+# start-up: pauses (seconds) before asking Telegram again, as far as TELEGRAM_WAIT_SECONDS
+# allows (its default, 60: all of them); then the bot gives up (exit 1)
 START_RETRIES = (2.0, 4.0, 8.0, 15.0, 30.0)
+
+
+def start_retries_within(seconds: float) -> tuple[float, ...]:
+    """The pauses of ``START_RETRIES`` (the last one repeated) that fit in ``seconds``."""
+    pauses: list[float] = []
+    for i in itertools.count():
+        pause = START_RETRIES[min(i, len(START_RETRIES) - 1)]
+        if sum(pauses) + pause > seconds:
+            return tuple(pauses)
+        pauses.append(pause)
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 class TelegramUnreachable(Exception):
@@ -160,6 +173,7 @@ class ShengjiApplication(BotApp):
         super().__init__(**kwargs)
         self.settings, self.clock, self.seed_source = settings, clock, seed_source
         self.metrics = metrics
+        self.start_retries = start_retries_within(settings.telegram_wait_seconds)
 
     async def initialize(self) -> None:
         await self._reach_telegram()
@@ -173,7 +187,11 @@ class ShengjiApplication(BotApp):
         logged once, with this schedule, by ``bot.reach``."""
         reach = self.metrics.reach
         waits = ", ".join(f"{s:g}" for s in self.start_retries)
-        reach.retries = f"start-up: asking again after {waits} s, then stopping"
+        reach.retries = (
+            f"start-up: asking again after {waits} s, then stopping"
+            if waits
+            else "start-up: stopping (TELEGRAM_WAIT_SECONDS=0)"
+        )
         try:
             for pause in (*self.start_retries, None):
                 try:
@@ -195,7 +213,12 @@ class ShengjiApplication(BotApp):
         finally:
             reach.retries = POLLING_RETRIES
 
+    async def stop(self) -> None:
+        self.metrics.stopping = True
+        await super().stop()
+
     async def shutdown(self) -> None:
+        self.metrics.stopping = True
         await _teardown(self)
         await super().shutdown()
 

@@ -29,6 +29,10 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     # Telegram Bot API endpoint; only tests and local Bot API servers change it.
     telegram_base_url: str = "https://api.telegram.org/bot"
+    # At start, how long Telegram may stay unreachable (asked again after 2, 4, 8, 15, 30 s
+    # as far as this allows) before the bot stops with exit code 1 (systemd or Docker start
+    # it again later); /healthz answers meanwhile. 0: stop at the first failure.
+    telegram_wait_seconds: float = Field(default=60.0, ge=0)
     # Webhook mode (for a host behind a reverse proxy): Telegram posts updates to
     # WEBHOOK_URL and the bot listens on WEBHOOK_LISTEN:WEBHOOK_PORT at that URL's path.
     # Empty: long polling (the bot asks Telegram for updates; nothing listens).

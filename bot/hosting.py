@@ -3,9 +3,14 @@
 (``METRICS_PORT``) and the Mini App (``WEBAPP_URL``). python-telegram-bot does the
 serving; this only chooses and wires.
 
+The health endpoint (``METRICS_PORT``) listens from the first second, before Telegram is
+asked anything: ``/healthz`` and ``/readyz`` answer 503 with the reason while the bot
+starts (Telegram not reached yet, or unreachable for how long and why), 200 once it runs.
+
 A bot that cannot work stops with one line and exit code 1 (:func:`run`): a token
-Telegram refuses, Telegram unreachable at start-up (``bot.app.START_RETRIES``), a
-database it cannot use, a port it cannot listen on. systemd (``Restart=on-failure``) or
+Telegram refuses, Telegram unreachable at start-up for ``TELEGRAM_WAIT_SECONDS``
+(``bot.app.start_retries_within``), a database it cannot use, a port it cannot listen
+on. Stopping while Telegram is unreachable logs no traceback (:class:`OneLineOutage`). systemd (``Restart=on-failure``) or
 Docker restart it later. The webhook refuses a body that is not a JSON object with 400, and logs it in a line
 without the body (:class:`WebhookHandler`).
 """
@@ -29,7 +34,7 @@ from bot import metrics
 from bot.app import ALLOWED_UPDATES, ShengjiApplication, TelegramUnreachable, TokenRefused, tune_gc
 from bot.config import Settings
 from bot.context import BotApp
-from bot.reach import WEBHOOK_RETRIES
+from bot.reach import WEBHOOK_RETRIES, reason_of, unreachable
 from bot.store import StoreError
 
 log = logging.getLogger(__name__)
@@ -71,41 +76,67 @@ def _run(app: ShengjiApplication, settings: Settings) -> None:
             " about 3 s apart after a burst of 20",
             settings.group_interval_seconds,
         )
-    if settings.metrics_port:
-        _serve_metrics(app, settings.metrics_listen, settings.metrics_port)
-    if settings.webapp_url:
-        _serve_webapp(app, settings)
-    tune_gc()  # all that is loaded lives as long as the process
-    if settings.webhook_url:
-        log.info("webhook mode: %s", settings.webhook_url)
-        app.metrics.reach.retries = WEBHOOK_RETRIES
-        # PTB's server, our handler (below); PTB offers no option for it, so the name its
-        # Updater builds the server with is replaced (a name mypy sees as not exported)
-        _updater.WebhookAppClass = WebhookApp  # type: ignore[attr-defined]
-        app.run_webhook(**webhook_options(settings))
-    else:
-        app.run_polling(allowed_updates=ALLOWED_UPDATES)
+    # the loop python-telegram-bot runs on, made here: the health endpoint listens on it
+    # before the Application asks Telegram anything, and stops after the Application
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    health: web.AppRunner | None = None
+    quiet = OneLineOutage()
+    for name in PTB_LOGGERS:
+        logging.getLogger(name).addFilter(quiet)
+    try:
+        if settings.metrics_port:
+            health = loop.run_until_complete(
+                metrics.serve(app, app.metrics, settings.metrics_listen, settings.metrics_port)
+            )
+        if settings.webapp_url:
+            _serve_webapp(app, settings)
+        tune_gc()  # all that is loaded lives as long as the process
+        if settings.webhook_url:
+            log.info("webhook mode: %s", settings.webhook_url)
+            app.metrics.reach.retries = WEBHOOK_RETRIES
+            # PTB's server, our handler (below); PTB offers no option for it, so the name
+            # its Updater builds the server with is replaced (a name mypy sees as not
+            # exported)
+            _updater.WebhookAppClass = WebhookApp  # type: ignore[attr-defined]
+            app.run_webhook(**webhook_options(settings), close_loop=False)
+        else:
+            app.run_polling(allowed_updates=ALLOWED_UPDATES, close_loop=False)
+    finally:
+        if health is not None:
+            loop.run_until_complete(health.cleanup())
+        for name in PTB_LOGGERS:
+            logging.getLogger(name).removeFilter(quiet)
+        loop.close()
+        asyncio.set_event_loop(None)
 
 
-def _serve_metrics(app: ShengjiApplication, host: str, port: int) -> None:
-    """Start the endpoint after the Application is initialised, stop it at shutdown."""
-    before_init, before_shutdown = app.post_init, app.post_shutdown
-    runner: web.AppRunner | None = None
-    counted = app.metrics
+# python-telegram-bot's loggers that log a network error with its traceback
+PTB_LOGGERS = ("telegram.ext.Updater", "telegram.ext.Application", "telegram.ext")
 
-    async def post_init(app: BotApp) -> None:
-        nonlocal runner
-        if before_init is not None:
-            await before_init(app)
-        runner = await metrics.serve(app, counted, host, port)
 
-    async def post_shutdown(app: BotApp) -> None:
-        if runner is not None:
-            await runner.cleanup()
-        if before_shutdown is not None:
-            await before_shutdown(app)
+class OneLineOutage(logging.Filter):
+    """A record python-telegram-bot logs with the traceback of a network error (Telegram
+    unreachable: ``bot.reach`` and the outboxes said so already, once) is kept, in one
+    line and as a WARNING: at shutdown during an outage, PTB's last ``getUpdates`` (to
+    confirm the updates it fetched) fails and would log three chained tracebacks."""
 
-    app.post_init, app.post_shutdown = post_init, post_shutdown
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if error is None or not unreachable(error):
+            return True
+        text = record.getMessage()
+        if "`get_updates` one more time" in text:
+            text = (
+                "stopping: the updates fetched last could not be confirmed to Telegram;"
+                " it sends them again at the next start"
+            )
+        else:
+            text = text.splitlines()[0] if text else "python-telegram-bot"
+        record.msg, record.args = f"{text} ({reason_of(error)})", None
+        record.exc_info, record.exc_text = None, None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
 
 
 def _serve_webapp(app: BotApp, settings: Settings) -> None:

@@ -1,7 +1,9 @@
 """Prometheus metrics of one running bot, and the HTTP endpoint serving them with liveness.
 
-``METRICS_PORT`` (0: off) starts an aiohttp server with ``/healthz`` (200 while the bot
-runs and its database answers, else 503), ``/readyz`` (200 while Telegram answers: it
+``METRICS_PORT`` (0: off) starts an aiohttp server, before the bot asks Telegram anything
+(``bot.hosting``), with ``/healthz`` (200 while the bot runs and its database answers,
+else 503 with the reason: starting, and how Telegram answers meanwhile; stopping; the
+database's error), ``/readyz`` (200 while Telegram answers: it
 its last call was answered, within the last ``READY_SECONDS``, or a ``getMe`` is answered
 now; else 503 with the reason, ``bot.reach``) and ``/metrics`` (Prometheus text format):
 
@@ -93,6 +95,7 @@ class Metrics:
         )
         self._pressed: OrderedDict[str, float] = OrderedDict()
         self.reach = Reach()
+        self.stopping = False  # set when the Application stops (/healthz says so)
 
     def instrument(self, request: BaseRequest) -> BaseRequest:
         """``request`` counted: pass the result to ``ApplicationBuilder.request``."""
@@ -236,9 +239,15 @@ def http_app(app: BotApp, counted: Metrics) -> web.Application:
     """``/healthz``, ``/readyz`` and ``/metrics`` of the running bot ``app`` whose
     figures are ``counted``."""
 
+    def not_running() -> web.Response:
+        """503 and why: starting (and how Telegram answers meanwhile), or stopping."""
+        if counted.stopping:
+            return web.json_response({"status": "stopping"}, status=503)
+        return web.json_response({"status": f"starting: {counted.reach.status()}"}, status=503)
+
     async def healthz(request: web.Request) -> web.Response:
         if not app.running or not app.bot_data.running:
-            return web.json_response({"status": "starting or stopping"}, status=503)
+            return not_running()
         try:
             async with app.bot_data.service.store.db.execute("SELECT 1") as cur:
                 await cur.fetchone()
@@ -248,7 +257,7 @@ def http_app(app: BotApp, counted: Metrics) -> web.Application:
 
     async def readyz(request: web.Request) -> web.Response:
         if not app.running:
-            return web.json_response({"status": "starting or stopping"}, status=503)
+            return not_running()
         reach = counted.reach
 
         def ready() -> bool:

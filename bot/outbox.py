@@ -18,11 +18,10 @@ take their turn in the chat's budget like everything else, so no handler ever wa
 
 Failures. Delivery is at most once: a message is never posted twice. A 429 is waited
 out and the state delivered then (Telegram did not take the call). Telegram unreachable
-(no answer, ``bot.reach.unreachable``) is an outage of every chat: logged once by the
-chats together (:class:`Outage`: its start with the retry schedule, and its end), never
-per message; the chat retries its newest states after ``RETRY_PAUSES`` (an edit, or a
-send that surely never reached Telegram: the connection failed), and gives up a send
-that may have reached it. A state whose
+(no answer, ``bot.reach.unreachable``) is an outage, logged once by ``bot.reach`` (when it
+starts, with the retry schedules, and when it ends), never per message; the chat tries
+its newest states again after ``DELIVERY_RETRIES`` (an edit, or a send that surely never
+reached Telegram: the connection failed), and gives up a send that may have reached it. A state whose
 delivery fails otherwise, with a Telegram error or any other exception (a bug, a
 response that cannot be read), is given up, logged once with the chat and the
 message's key, and not retried: the call may have reached Telegram, and a bug would
@@ -38,7 +37,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-import time
 import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -56,7 +54,7 @@ from telegram.error import (
 from telegram.warnings import PTBUserWarning
 
 from bot.messages import Clock, Content, Keyboard
-from bot.reach import reason_of, surely_not_sent, unreachable
+from bot.reach import DELIVERY_RETRIES, surely_not_sent, unreachable
 
 log = logging.getLogger(__name__)
 
@@ -120,47 +118,6 @@ _replies = itertools.count(1)
 
 # a reply may spend this many tokens ahead of the chat's bucket (the next call waits)
 REPLY_CREDIT = 1.0
-# Telegram unreachable: a chat tries its newest states again after these pauses (the
-# last one repeated until Telegram answers)
-RETRY_PAUSES = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
-
-
-class Outage:
-    """Deliveries failing because Telegram cannot be reached, over every chat: one
-    WARNING when the first fails (the cause, and what happens to the messages meanwhile),
-    one when a delivery succeeds again (how long, how many failed calls in how many
-    chats), whatever the number of chats and messages that fail meanwhile."""
-
-    def __init__(self) -> None:
-        self.since: float | None = None  # time.monotonic() of the first failure
-        self.failures = 0
-        self.chats: set[int] = set()
-
-    def failed(self, chat_id: int, error: BaseException) -> None:
-        if self.since is None:
-            self.since, self.failures, self.chats = time.monotonic(), 0, set()
-            pauses = ", ".join(f"{p:g}" for p in RETRY_PAUSES)
-            log.warning(
-                "deliveries fail: Telegram unreachable (%s); each chat tries its newest"
-                " messages again after %s s, then every %g s (a new message that may have"
-                " reached Telegram is not sent twice)",
-                reason_of(error),
-                pauses,
-                RETRY_PAUSES[-1],
-            )
-        self.failures += 1
-        self.chats.add(chat_id)
-
-    def ok(self) -> None:
-        if self.since is None:
-            return
-        log.warning(
-            "deliveries work again after %.0f s (%d calls in %d chats failed meanwhile)",
-            time.monotonic() - self.since,
-            self.failures,
-            len(self.chats),
-        )
-        self.since = None
 
 
 @dataclass
@@ -184,8 +141,6 @@ class Outbox:
     _dropped: set[str] = field(default_factory=set)
     _closed: bool = False
     _calm: float | None = None
-    # shared by the chats of one bot (``Outboxes``): an outage is logged once for all
-    outage: Outage = field(default_factory=Outage)
     _failures: int = 0  # deliveries failed in a row, Telegram unreachable
     # set when a reply is put: a pause for the bucket or a calm ends early
     _reply_put: asyncio.Event = field(default_factory=asyncio.Event)
@@ -376,14 +331,12 @@ class Outbox:
             try:
                 await self._deliver(slot, content)
                 self._failures = 0
-                self.outage.ok()
-            except NetworkError as e:  # Telegram unreachable (bot.reach.unreachable)
+            except NetworkError as e:  # Telegram unreachable: bot.reach logs the outage
                 slot.urgent = slot.urgent or urgent
-                self.outage.failed(self.chat_id, e)
                 if slot.message_id is None or slot.resend:  # a send
                     if not surely_not_sent(e):
                         self._give_up(slot, content)  # it may be there: never twice
-                pause = RETRY_PAUSES[min(self._failures, len(RETRY_PAUSES) - 1)]
+                pause = DELIVERY_RETRIES[min(self._failures, len(DELIVERY_RETRIES) - 1)]
                 self._failures += 1
                 await self.clock.sleep(pause)
             except RetryAfter as e:
@@ -600,7 +553,6 @@ class Outboxes:
         self.on_migrated = on_migrated
         self._boxes: dict[int, Outbox] = {}
         self._sweep_at = SWEEP_AT
-        self.outage = Outage()  # one for every chat: an outage is logged once
 
     def get(self, chat_id: int) -> Outbox:
         box = self._boxes.get(chat_id)
@@ -618,7 +570,6 @@ class Outboxes:
                 on_shown=self.on_shown,
                 on_forbidden=self.on_forbidden,
                 on_migrated=self.on_migrated,
-                outage=self.outage,
             )
             self._boxes[chat_id] = box
         return box

@@ -21,11 +21,21 @@ from telegram.error import NetworkError
 
 log = logging.getLogger(__name__)
 
+# Telegram unreachable: a chat's outbox tries its newest messages again after these
+# pauses (seconds; the last one repeated until Telegram answers)
+DELIVERY_RETRIES = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
+_DELIVERIES = (
+    "; each chat's newest messages are tried again after "
+    + ", ".join(f"{p:g}" for p in DELIVERY_RETRIES)
+    + f" s, then every {DELIVERY_RETRIES[-1]:g} s (a new message that may have reached"
+    " Telegram is not sent twice)"
+)
 # what retries while Telegram cannot be reached, for the log line
 POLLING_RETRIES = (
     "polling retries by itself (after 1 s, then 1.5 times longer each time, at most 30 s)"
+    + _DELIVERIES
 )
-WEBHOOK_RETRIES = "Telegram retries posting updates to the webhook by itself"
+WEBHOOK_RETRIES = "Telegram retries posting updates to the webhook by itself" + _DELIVERIES
 
 
 class Reach:

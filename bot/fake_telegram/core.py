@@ -95,6 +95,8 @@ class TelegramCore:
         # network does); every edit answers ``true`` (as the Bot API does for inline
         # messages, and some emulators for all) instead of the edited message
         self._unreachable = False
+        # the calls that got no answer while unreachable: (method, chat_id)
+        self.dropped: list[tuple[str, object]] = []
         self.edits_answer_true = False
         self.inflight = 0
         self.last_activity = time.monotonic()

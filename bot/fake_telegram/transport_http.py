@@ -40,6 +40,8 @@ class HttpServer:
 
     async def _handle(self, request: web.Request) -> web.Response:
         if self.core.unreachable:  # no answer: the client sees a dropped connection
+            params, _ = await read_params(request)
+            self.core.dropped.append((request.match_info["method"], params.get("chat_id")))
             if request.transport is not None:
                 request.transport.close()
             return web.Response(status=502)

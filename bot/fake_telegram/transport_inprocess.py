@@ -43,6 +43,8 @@ class FakeRequest(BaseRequest):
         pool_timeout: ODVInput[float] = DEFAULT_NONE,
     ) -> tuple[int, bytes]:
         if self.core.unreachable:
+            asked = request_data.parameters if request_data is not None else {}
+            self.core.dropped.append((_split_url(url)[1], asked.get("chat_id")))
             raise ConnectionRefusedError("[Errno 111] Connect call failed (fake Telegram)")
         token, api_method = _split_url(url)
         params: dict[str, str] = {}

@@ -126,7 +126,7 @@ async def test_a_failed_lobby_edit_is_given_up_and_the_next_one_shows_everyone(
 ):
     """An edit whose answer cannot be read is not retried, and logged with its chat; one
     that never reached Telegram (the connection dropped: Telegram unreachable) is an
-    outage, logged once for every chat, and the edit is tried again a second later (an
+    outage, logged once (bot.reach), and the edit is tried again a second later (an
     edit is safe to repeat). Either way the lobby keeps going: the next player to join
     sees every seated name."""
     async with FakeTelegram(auto_settle=True) as world:
@@ -141,10 +141,10 @@ async def test_a_failed_lobby_edit_is_given_up_and_the_next_one_shows_everyone(
             assert not armed
             logged = 1 if step == "answer" else 0
             assert len(delivery_logs(caplog, group.id)) == logged
-            outage = [r.getMessage() for r in caplog.records if r.name == "bot.outbox"]
+            outage = [r.getMessage() for r in caplog.records if r.name == "bot.reach"]
             if step == "request":  # the outage began and ended, in two lines
                 assert len(outage) == 2 and "Telegram unreachable" in outage[0]
-                assert "work again" in outage[1]
+                assert "reachable again" in outage[1]
             # delivered once: read but not understood, or tried again
             assert len(world.requests("editMessageText", chat=group)) == 1
             assert "Bob" in lobby_messages(world, group)[0].text
