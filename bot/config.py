@@ -6,6 +6,9 @@ environment variable names (case-insensitive).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import re
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +36,11 @@ class Settings(BaseSettings):
     # as far as this allows) before the bot stops with exit code 1 (systemd or Docker start
     # it again later); /healthz answers meanwhile. 0: stop at the first failure.
     telegram_wait_seconds: float = Field(default=60.0, ge=0)
+    # The host's domain (the bare name, e.g. cards.example.org) when the bot is served behind
+    # deploy/'s Caddy (HTTPS for it from Let's Encrypt): WEBHOOK_URL and WEBAPP_URL default
+    # to https://DOMAIN/telegram/webhook and https://DOMAIN/app/, and WEBHOOK_SECRET to one
+    # derived from the token (what is set explicitly wins). Empty: neither is derived.
+    domain: str = ""
     # Webhook mode (for a host behind a reverse proxy): Telegram posts updates to
     # WEBHOOK_URL and the bot listens on WEBHOOK_LISTEN:WEBHOOK_PORT at that URL's path.
     # Empty: long polling (the bot asks Telegram for updates; nothing listens).
@@ -142,6 +150,28 @@ class Settings(BaseSettings):
             data = {**data, name: secret}
         return data
 
+    @field_validator("domain")
+    @classmethod
+    def _a_bare_host_name(cls, domain: str) -> str:
+        domain = domain.strip().lower().rstrip(".")
+        if domain and not _HOST_NAME.fullmatch(domain):
+            raise ValueError(
+                "DOMAIN is the bare host name, e.g. cards.example.org (no https://, no path)"
+            )
+        return domain
+
+    @model_validator(mode="after")
+    def _derive_from_the_domain(self) -> Settings:
+        if not self.domain or not self.bot_token:
+            return self
+        if not self.webapp_url:
+            self.webapp_url = f"https://{self.domain}{WEBAPP_PATH}"
+        if not self.webhook_url:
+            self.webhook_url = f"https://{self.domain}{WEBHOOK_PATH}"
+            if not self.webhook_secret:
+                self.webhook_secret = derived_webhook_secret(self.bot_token)
+        return self
+
     @field_validator("webhook_secret")
     @classmethod
     def _webhook_needs_a_secret(cls, secret: str, info: ValidationInfo) -> str:
@@ -152,6 +182,19 @@ class Settings(BaseSettings):
                 " (1-256 of A-Z a-z 0-9 _ -) so that only Telegram can post updates"
             )
         return secret
+
+
+# where deploy/Caddyfile routes the webhook and the Mini App on DOMAIN
+WEBHOOK_PATH = "/telegram/webhook"
+WEBAPP_PATH = "/app/"
+_HOST_NAME = re.compile(r"(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}")
+
+
+def derived_webhook_secret(token: str) -> str:
+    """The webhook's secret when DOMAIN sets the webhook and WEBHOOK_SECRET is empty: an
+    HMAC of the token (only who holds the token can compute it; it does not reveal the
+    token), the same at every start, in the characters Telegram allows."""
+    return hmac.new(token.encode(), b"shengji webhook secret", hashlib.sha256).hexdigest()
 
 
 NO_TOKEN_MESSAGE = (
