@@ -38,6 +38,7 @@ from bot.table.commands import (
     Select,
     Show,
     Start,
+    Why,
 )
 from engine.cards import NUM_DISTINCT
 
@@ -65,6 +66,7 @@ class Kind(StrEnum):
     TOGGLE = "T"  # select or unselect one card (arg: card + copy); one tap may play it
     PLAY = "P"  # play (or bury) the selection
     HINT = "H"
+    WHY = "Y"  # why the computers played the last trick so (shown, or hidden again)
     CLEAR = "O"
     SHOW = "D"  # declare, reinforce or overturn (arg: the cards)
     PASS = "N"  # nothing to show in the overturn window, or in 炒底
@@ -276,9 +278,10 @@ class HandButton:
         return _HAND_COMMANDS[self.kind](user_id, self.hand, self.version, code=code)
 
 
-_HAND_COMMANDS: dict[Kind, type[Play | Hint | Clear | Pass | Redeal | Back]] = {
+_HAND_COMMANDS: dict[Kind, type[Play | Hint | Why | Clear | Pass | Redeal | Back]] = {
     Kind.PLAY: Play,
     Kind.HINT: Hint,
+    Kind.WHY: Why,
     Kind.CLEAR: Clear,
     Kind.PASS: Pass,
     Kind.REDEAL: Redeal,

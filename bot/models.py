@@ -12,10 +12,21 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from bot.i18n import normalize
+from engine.reasons import Reason
 from engine.rules import Preset
 
 Status = Literal["lobby", "running", "finished", "cancelled", "expired", "ended"]
 RUNNING_STATES: tuple[Status, ...] = ("lobby", "running")
+
+
+class Hinted(BaseModel):
+    """The last Hint of a seat: its cards and why (``engine.reasons``), at the moment
+    (hand and version) it was asked; shown while those cards are the selection."""
+
+    hand: int
+    version: int
+    cards: list[int]
+    reason: Reason
 
 
 class Seat(BaseModel):
@@ -29,6 +40,9 @@ class Seat(BaseModel):
     dm_failed: bool = False
     # cards tapped in the DM keyboard, not yet submitted
     selection: list[int] = Field(default_factory=list)
+    hint: Hinted | None = None
+    # the DM shows why the computers played as they did in this trick (its number)
+    why: int | None = None
 
     @property
     def empty(self) -> bool:

@@ -26,6 +26,7 @@ from bot.table.clock import turn_seconds
 from bot.table.state import one_tap
 from engine.cards import Card, points
 from engine.match import MatchState
+from engine.reasons import Reason
 from engine.records import Trick, failed_throw_penalty
 from engine.scoring import TAKE_OVER, Side, next_threshold
 from engine.seats import Seat, Team
@@ -63,6 +64,7 @@ class PlayView:
     beaten_by: tuple[Card, ...] = ()
     beaten_by_seat: Seat | None = None
     penalty: int = 0
+    reason: Reason | None = None  # why a computer (or 托管) played it (engine.reasons)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +120,8 @@ class Own:
     auto: bool  # 托管
     one_tap: bool  # a tap on a card plays it
     playable: tuple[Card, ...] | None  # following: the cards some legal play holds
+    hint: Reason | None = None  # why the selection is the Hint's, while it is
+    why: bool = False  # the DM shows why the computers played the last trick so
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,8 +167,9 @@ def project(
     ``clock``: the deadline of whoever acts now (:func:`clock_of`)."""
     view = match.public_observation() if seat is None else match.observation(seat)
     done = view.tricks_done
-    current, last = view.current_trick, view.last_trick
+    current, finished = view.current_trick, view.last_trick
     n = len(view.tricks)
+    last = None if finished is None else trick_view(view, _number(view, finished))
     return Projection(
         view=view,
         seat=seat,
@@ -182,9 +187,9 @@ def project(
         tricks_done=done,
         tricks=n,
         current=None if current is None else trick_view(view, n),
-        last=None if last is None else trick_view(view, _number(view, last)),
+        last=last,
         points=None if view.dealer is None else _points(view),
-        own=_own(rec, match, view) if isinstance(view, Observation) else None,
+        own=_own(rec, match, view, last) if isinstance(view, Observation) else None,
     )
 
 
@@ -230,12 +235,13 @@ def trick_view(view: PublicView, number: int) -> TrickView:
                     beaten_by=tuple(ctx.sorted(list(p.beaten_by or ()))),
                     beaten_by_seat=p.beaten_by_seat,
                     penalty=failed_throw_penalty(view.rules, p, defenders),
+                    reason=p.reason,
                 )
             )
             continue
         kind = play_kind(ctx, lead, p.cards, i == 0)
         mark: Mark | None = "throw" if kind == "throw" else "ruff" if kind == "ruff" else None
-        plays.append(PlayView(p.seat, cards, mark))
+        plays.append(PlayView(p.seat, cards, mark, reason=p.reason))
     best = trick.winner
     if best is None and number == len(view.tricks):
         best = view.winning
@@ -263,9 +269,18 @@ def _points(view: PublicView) -> Points:
     )
 
 
-def _own(rec: GameRecord, match: MatchState, obs: Observation) -> Own:
+def _own(rec: GameRecord, match: MatchState, obs: Observation, last: TrickView | None) -> Own:
     hand, seat = match.hand, obs.seat
     s = rec.seats[seat]
+    hinted = s.hint
+    hint = None
+    if (
+        hinted is not None
+        and obs.my_turn
+        and (hinted.hand, hinted.version) == (hand.hand_number, hand.version)
+        and sorted(hinted.cards) == sorted(s.selection)
+    ):
+        hint = hinted.reason
     following = obs.my_turn and obs.phase == "playing"
     trick = obs.current_trick
     playable = None
@@ -287,6 +302,8 @@ def _own(rec: GameRecord, match: MatchState, obs: Observation) -> Own:
         auto=s.auto,
         one_tap=one_tap(hand, seat, s.selection),
         playable=playable,
+        hint=hint,
+        why=last is not None and s.why == last.number,
     )
 
 

@@ -356,6 +356,9 @@ class Needs:
     clock: Deadline | None  # of their turn, or the after-deal window
     # the throw penalties so far (counted at once: the points line says them)
     failed_throws: int
+    # why: the Hint's line (a new hint, if the selection is the same), "Why?" opened
+    hint: tuple[int, int] | None = None
+    why: int | None = None
 
     def beyond_deal(self) -> Needs:
         """What a DM needs but the deal's progress (its cards and count)."""
@@ -398,6 +401,8 @@ def _needs(game: Game, seat: int, clock: Deadline | None) -> Needs:
         failed_throws=sum(
             1 for tr in hand.tricks if tr.plays and tr.plays[0].attempted is not None
         ),
+        hint=None if s.hint is None else (s.hint.hand, s.hint.version),
+        why=s.why,
     )
 
 

@@ -32,6 +32,8 @@ ReasonKind = Literal[
     "win_cheap",  # take the trick (points in it, or the last word) as cheaply as possible
     "win_lead",  # take the trick with a card worth little, for the lead
     "duck",  # the trick cannot be won: keep points back
+    "bury_void",  # bury short off-suits whole: voids to ruff with
+    "bury_low",  # bury low off-suit cards without points or pairs
 ]
 
 

@@ -42,6 +42,7 @@ from bot.render.cards import (
     suit_groups,
 )
 from bot.render.names import shown
+from bot.render.reasons import reason_line
 from bot.render.table import (
     BEFORE_PLAY,
     kitty_decided,
@@ -90,6 +91,9 @@ def hand_message(
     if live and p.phase in ("burying", "playing") and own.selection:
         selected = cards_label(ctx.sorted(list(own.selection)), lang)
         lines.append(t(lang, "dm.selected", cards=selected))
+        if own.hint is not None:  # the selection is the Hint's: why
+            line = reason_line(lang, ctx.sorted(list(own.selection)), own.hint, own=True)
+            lines.append(t(lang, "dm.hint.why", line=line))
     prompt = _prompt(p, own, lang) if live else ""
     if prompt:
         lines += ["", prompt]
@@ -159,6 +163,8 @@ def _tricks(rec: GameRecord, p: Projection, own: Own, lang: str, my_turn: bool) 
         lines.append(
             t(lang, "dm.trick.done", n=last.number, plays=plays, name=won, points=last.points)
         )
+        if own.why:
+            lines += why_lines(rec, last, own.seat, lang)
     current = p.current
     if current is None:
         return lines
@@ -174,6 +180,19 @@ def _tricks(rec: GameRecord, p: Projection, own: Own, lang: str, my_turn: bool) 
     if mine is not None:
         plays = _plays(rec, current, mine + 1, lang)
         lines.append(t(lang, "dm.trick.mine", n=n, plays=plays))
+    return lines
+
+
+def why_lines(rec: GameRecord, trick: TrickView, reader: int, lang: str) -> list[str]:
+    """Why each computer (or 托管) play of a finished trick was made, as it was decided
+    when played; what the play keeps back is said only to its own seat."""
+    lines = [t(lang, "dm.why.title", n=trick.number)]
+    for play in trick.plays:
+        if play.reason is not None:
+            line = reason_line(lang, play.cards, play.reason, own=play.seat == reader)
+            lines.append(t(lang, "dm.why.play", name=name_of(rec, play.seat, lang), line=line))
+    if len(lines) == 1:
+        lines.append(t(lang, "dm.why.none", n=trick.number))
     return lines
 
 
@@ -276,6 +295,9 @@ def _keyboard(
         ]
     if selection and phase in ("burying", "playing"):
         actions.append(Button(t(lang, "btn.clear"), cb(Kind.CLEAR)))
+    last = p.last
+    if phase == "playing" and last is not None and any(play.reason for play in last.plays):
+        actions.append(Button(t(lang, "btn.why.hide" if own.why else "btn.why"), cb(Kind.WHY)))
     if own.auto:
         actions.append(Button(t(lang, "btn.auto.off"), cb(Kind.BACK)))
     rows += even_rows(actions, min(3, per_row([b.text for b in actions])))

@@ -130,6 +130,11 @@ class Hint(AtSeat):
 
 
 @dataclass(frozen=True, slots=True)
+class Why(AtSeat):
+    """Show (or hide again) in the DM why the computers played the last trick as they did."""
+
+
+@dataclass(frozen=True, slots=True)
 class Clear(AtSeat):
     """Unselect every card."""
 
@@ -144,7 +149,7 @@ class NextHand(AtSeat):
     """The finished hand's result is read: the next hand starts now."""
 
 
-SeatCommand = Select | Play | Show | Pass | Redeal | Hint | Clear | Back | NextHand
+SeatCommand = Select | Play | Show | Pass | Redeal | Hint | Why | Clear | Back | NextHand
 
 
 @dataclass(slots=True)
@@ -216,6 +221,7 @@ Command = (
     | Pass
     | Redeal
     | Hint
+    | Why
     | Clear
     | Back
     | NextHand

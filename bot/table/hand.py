@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from bot.i18n import t
+from bot.models import Hinted
 from bot.table.commands import (
     Back,
     Clear,
@@ -19,12 +20,13 @@ from bot.table.commands import (
     SeatCommand,
     Select,
     Show,
+    Why,
 )
 from bot.table.events import AutoOff, Selected
 from bot.table.state import Answer, Step, Table, one_tap
 from engine import hand as rules
 from engine.errors import IllegalAction
-from engine.players import choose_bury, suggest
+from engine.players.heuristic import choose_bury_reasoned, suggest_reasoned
 
 
 def press(table: Table, cmd: SeatCommand, step: Step) -> Answer:
@@ -43,7 +45,7 @@ def press(table: Table, cmd: SeatCommand, step: Step) -> Answer:
     if rec.paused and not isinstance(cmd, Back):
         return Answer(t(lang, "paused.group" if rec.group_gone else "paused"), alert=True)
     s = rec.seats[seat]
-    if not isinstance(cmd, Select | NextHand) and s.auto:
+    if not isinstance(cmd, Select | NextHand | Why) and s.auto:
         # the player is back: 托管 ends for good (saved), the computer's move for
         # them is called off (their own turn clock again), the table drops the 🤖
         s.auto = False
@@ -61,6 +63,8 @@ def press(table: Table, cmd: SeatCommand, step: Step) -> Answer:
             return _act(table, rules.Redeal(seat=seat), seat, step)
         case Hint():
             return _hint(table, seat, step)
+        case Why():
+            return _why(table, seat, step)
         case Clear():
             s.selection = []
             step.events.append(Selected(seat))
@@ -106,13 +110,28 @@ def _hint(table: Table, seat: int, step: Step) -> Answer:
     hand = match.hand
     obs = hand.observation(seat)
     if hand.phase == "burying" and hand.turn == seat:
-        rec.seats[seat].selection = list(choose_bury(obs))
+        cards, reason = choose_bury_reasoned(obs)
     elif hand.phase == "playing" and hand.turn == seat:
-        rec.seats[seat].selection = list(suggest(obs))
+        cards, reason = suggest_reasoned(obs)
     else:
         return Answer(t(rec.seat_lang(seat), "hint.not_now"))
+    s = rec.seats[seat]
+    s.selection = list(cards)
+    # why, shown with the selection while it stays the hint (bot.projection)
+    s.hint = Hinted(hand=hand.hand_number, version=hand.version, cards=cards, reason=reason)
     step.events.append(Selected(seat))
     return Answer(t(rec.seat_lang(seat), "hint.done"))
+
+
+def _why(table: Table, seat: int, step: Step) -> Answer:
+    """The DM's "Why?" on the last trick: open (the trick's number) or closed again."""
+    match = table.match
+    assert match is not None
+    done = sum(1 for trick in match.hand.tricks if trick.winner is not None)
+    s = table.rec.seats[seat]
+    s.why = None if not done or s.why == done else done
+    step.events.append(Selected(seat))
+    return Answer()
 
 
 def _play(table: Table, seat: int, cmd: Play, step: Step) -> Answer:

@@ -34,6 +34,7 @@ from bot.table.commands import (
     Start,
     TakeOver,
     Tick,
+    Why,
 )
 from bot.table.events import Opened
 from bot.table.state import Moment, Outcome, Pace, Step, Table
@@ -44,7 +45,16 @@ def apply(table: Table, command: Command, pace: Pace, at: Moment) -> Outcome:
     out = Outcome(step.events)
     match command:
         case (
-            Select() | Play() | Show() | Pass() | Redeal() | Hint() | Clear() | Back() | NextHand()
+            Select()
+            | Play()
+            | Show()
+            | Pass()
+            | Redeal()
+            | Hint()
+            | Why()
+            | Clear()
+            | Back()
+            | NextHand()
         ):
             out.answer = hand.press(table, command, step)
         case Tick():

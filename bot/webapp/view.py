@@ -16,6 +16,7 @@ from bot.i18n import t
 from bot.models import GameRecord
 from bot.projection import Own, PlayView, Points, Projection, TrickView
 from bot.render.cards import rank_label, suit_groups
+from bot.render.reasons import reason_line
 from bot.render.table import (
     dealer_team_line,
     name_of,
@@ -55,8 +56,14 @@ def _cards(cards: Sequence[int], lang: str) -> list[dict[str, Any]]:
     return [card_json(c, lang) for c in cards]
 
 
-def _play(play: PlayView, lang: str) -> dict[str, Any]:
+def _play(play: PlayView, lang: str, reader: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {"seat": play.seat, "cards": _cards(play.cards, lang)}
+    # why a computer (or 托管) played it, decided when it played ("Why?" on the last trick);
+    # what it keeps back is said only to its own seat
+    reason = play.reason
+    out["why"] = (
+        None if reason is None else reason_line(lang, play.cards, reason, play.seat == reader)
+    )
     if play.attempted is not None:  # a failed throw: what was tried, the forced play
         out["attempted"] = _cards(play.attempted, lang)
         out["penalty"] = play.penalty
@@ -65,13 +72,13 @@ def _play(play: PlayView, lang: str) -> dict[str, Any]:
     return out
 
 
-def _trick(trick: TrickView | None, lang: str) -> dict[str, Any] | None:
+def _trick(trick: TrickView | None, lang: str, reader: int | None) -> dict[str, Any] | None:
     if trick is None:
         return None
     return {
         "number": trick.number,
         "leader": trick.leader,
-        "plays": [_play(p, lang) for p in trick.plays],
+        "plays": [_play(p, lang, reader) for p in trick.plays],
         "best": trick.best,
         "winner": trick.winner,
         "points": trick.points,
@@ -126,6 +133,13 @@ def _mine(p: Projection, own: Own, rec: GameRecord, lang: str) -> dict[str, Any]
         # following: the cards that can be part of a legal play (the engine's answer);
         # None when any card may be tapped
         "playable": None if own.playable is None else list(own.playable),
+        # the Hint's why, while the selection is the Hint's (its cards, to tell on the page)
+        "hint": None
+        if own.hint is None
+        else {
+            "cards": list(own.selection),
+            "line": reason_line(lang, p.view.ctx.sorted(list(own.selection)), own.hint, True),
+        },
     }
 
 
@@ -175,8 +189,8 @@ def table_view(
         ],
         "dealer_team": dealer_team_line(view, lang),  # joker_declare: 叫不起 or not
         "revealed_kitty": _cards(view.revealed_kitty, lang) if view.revealed_kitty else None,
-        "trick": _trick(p.current, lang),
-        "last": _trick(p.last, lang),
+        "trick": _trick(p.current, lang, p.seat),
+        "last": _trick(p.last, lang, p.seat),
         "tricks_done": p.tricks_done,
         "points": None if p.points is None else _points(p.points, lang),
         "kitty": _cards(view.kitty, lang) if view.kitty is not None else None,

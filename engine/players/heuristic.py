@@ -87,6 +87,13 @@ def choose_bury(obs: Observation) -> list[int]:
     ]
 
 
+def choose_bury_reasoned(obs: Observation) -> tuple[list[int], Reason]:
+    """:func:`choose_bury`'s cards and the rule that chose them (voids made or not)."""
+    cards = choose_bury(obs)
+    voids = _voids_to_make(obs.ctx, obs.hand, Counter(obs.hand))
+    return cards, rule_reason(obs, cards, "bury_void" if voids else "bury_low")
+
+
 def _voids_to_make(ctx: TrumpContext, hand: list[int], counts: Counter[int]) -> set[int]:
     """The off-suits to bury whole: the most voids (8 cards at most) worth their cost."""
 
@@ -133,7 +140,7 @@ def suggest_reasoned(
 def rule_reason(obs: Observation, cards: list[int], kind: ReasonKind) -> Reason:
     """The reason record of a play chosen by a rule (no odds)."""
     trick = obs.current_trick
-    leading = trick is None or not trick.plays
+    leading = obs.phase == "playing" and (trick is None or not trick.plays)
     trumps = leading and all(obs.ctx.suit_class[c] == TRUMP for c in cards)
     attacking = None if obs.dealer is None else team_of(obs.seat) != team_of(obs.dealer)
     return Reason(kind=kind, attacking=attacking, trumps=trumps)

@@ -880,3 +880,130 @@ def reached(app: Page, version: int) -> float:
             return float(at)
         app.wait_for_timeout(10)
     raise AssertionError(f"version {version} never reached the app")
+
+
+WHY_RUNS = {"en": ("light", "en-US"), "zh": ("dark", "zh-CN")}
+
+
+def dm_why(chat: Page, lang: str, shots: list[Path]) -> None:
+    """Alice's DM before she opens the Mini App: Hint says why under the selection (and
+    she plays it), until "Why?" on the last trick lists the computers' plays with why."""
+    hinted = 0
+    deadline = time.monotonic() + 120
+    why_title = re.escape(t(lang, "dm.why.title", n="@")).replace("@", r"\d+")
+    while True:
+        assert time.monotonic() < deadline, hinted
+        dm = chat.locator("#messages-private .msg").last
+        why = dm.locator("button", has_text=t(lang, "btn.why"))
+        if hinted and why.count():
+            why.click()
+            expect(dm).to_contain_text(re.compile(why_title))
+            text = dm.inner_text()
+            lines = [x for x in text.splitlines() if x.startswith("🤖 ")]
+            assert any(x.count(" · ") >= 1 and re.search("[:：]", x) for x in lines), text
+            shots.append(ARTIFACTS / f"dm-why-{lang}.png")
+            dm.screenshot(path=str(shots[-1]))
+            dm.locator("button", has_text=t(lang, "btn.why.hide")).click()
+            expect(dm).not_to_contain_text(re.compile(why_title))
+            return
+        hint = dm.locator("button", has_text=t(lang, "btn.hint"))
+        if not hint.count():
+            chat.wait_for_timeout(100)
+            continue
+        hint.click()
+        expect(dm).to_contain_text(re.compile("💡 [^\n]+[:：]"))
+        if not hinted:
+            shots.append(ARTIFACTS / f"dm-hint-{lang}.png")
+            dm.screenshot(path=str(shots[-1]))
+        play = dm.locator("button", has_text=re.compile(r"^▶️|^Bury|^扣底"))
+        play.first.click()
+        played = chat.locator("#messages-private .msg").last
+        expect(played).not_to_contain_text(re.compile("💡 [^\n]*[:：]"))  # no hint line
+        hinted += 1
+
+
+@pytest.mark.parametrize("lang", list(WHY_RUNS))
+def test_hint_says_why_and_why_tells_the_last_tricks_computer_plays(
+    tmp_path: Path, browser: Browser, lang: str
+) -> None:
+    """Alice and three computers: in her DM, then in the Mini App at 360×640, each Hint
+    selects the play with one line saying why, in her words; "Why?" on the last trick
+    shows why each computer played as it did (decided when it played), and hides again."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    scheme, locale = WHY_RUNS[lang]
+    quick = {**QUICK, "COMPUTER_DELAY_SECONDS": "0.1", "TURN_TIMEOUT_SECONDS": "120"}
+    errors: list[str] = []
+    shots: list[Path] = []
+    with sandbox_process(tmp_path, "--lang", lang, seed=SEED, **quick) as address:
+        chat = browser.new_page(viewport=DESKTOP, locale=locale)
+        chat.on("pageerror", lambda e: errors.append(f"sandbox: {e}"))
+        try:
+            chat.goto(f"{address}?lang={lang}")
+            expect(chat.locator("body")).to_have_attribute("data-ready", "1")
+            chat.locator("#welcome-quick").click()
+            button = chat.locator("#messages-private button.web-app").last
+            expect(button).to_have_text(t(lang, "btn.table"), timeout=20_000)
+            dm_why(chat, lang, shots)
+            button = chat.locator("#messages-private button.web-app").last
+            button.click()
+            src = chat.locator("#miniapp iframe").get_attribute("src")
+            assert src
+            chat.locator("#miniapp .miniapp-close").click()
+            app = open_app(browser, address, src, errors, "app", PHONE, scheme, locale)
+            hints = whys = 0
+            deadline = time.monotonic() + 150
+            while hints < 3 or not whys:
+                assert time.monotonic() < deadline, (hints, whys)
+                view = view_of(app)
+                me = view["me"]
+                assert view["result"] is None, "the hand ended first"
+                last = view["last"]
+                lines = [p["why"] for p in (last or {}).get("plays", []) if p["why"]]
+                why = app.locator("#tools [data-act=why]")
+                if not whys and view["phase"] == "playing" and lines and why.count():
+                    why.click()
+                    box = app.locator("#why")
+                    expect(box).to_be_visible()
+                    expect(box.locator("h3")).to_have_text(
+                        t(lang, "webapp.why_title", n=last["number"])
+                    )
+                    shown = box.locator(".line").all_text_contents()
+                    if view_of(app)["last"]["number"] != last["number"]:
+                        continue  # a trick ended meanwhile: another Why?
+                    assert len(shown) == len(lines) >= 3  # the three computers at least
+                    for text, line in zip(shown, lines, strict=True):
+                        assert text.endswith(" · " + line)
+                    readable(app, f"why {lang}")
+                    shots.append(ARTIFACTS / f"miniapp-why-{lang}.png")
+                    app.screenshot(path=str(shots[-1]))
+                    app.locator("#tools [data-act=why]").click()
+                    expect(box).to_be_hidden()
+                    whys += 1
+                    continue
+                if me["my_turn"] and view["phase"] in ("burying", "playing"):
+                    app.wait_for_function("!state.hold")
+                    app.locator(SECOND).click()
+                    app.wait_for_function("!!(state.view.me.hint && state.sel.length)")
+                    line = view_of(app)["me"]["hint"]["line"]
+                    prompt = app.locator("#prompt.hint")
+                    expect(prompt).to_have_text(t(lang, "webapp.hint_why", line=line))
+                    readable(app, f"hint {lang}")
+                    if not hints:
+                        shots.append(ARTIFACTS / f"miniapp-hint-{lang}.png")
+                        app.screenshot(path=str(shots[-1]))
+                    hints += 1
+                    press_main(app)
+                    expect(app.locator("#hand .c.sel")).to_have_count(0)
+                    continue
+                if me["can_pass"]:
+                    ready = f"{MAIN}[data-active='1'][data-progress='0']"
+                    if still_asked(app, view["version"], ready):
+                        app.locator(MAIN).click()
+                    continue
+                app.wait_for_timeout(50)
+            assert not errors, errors
+        finally:
+            for path in shots:
+                print(f"screenshot: {path}")
+            for context in browser.contexts:
+                context.close()

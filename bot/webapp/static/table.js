@@ -22,6 +22,7 @@ const state = {
   view: null,
   sel: [], // positions in me.hand
   showLast: false,
+  showWhy: null, // the number of the last trick whose "Why?" is open
   hold: null, // {trick, until}: the trick just finished, drawn until the next lead
   deadlineAt: null,
   busy: false,
@@ -339,6 +340,7 @@ function render() {
   renderSeats(v, shown);
   renderMiddle(v, shown);
   renderResult(v);
+  renderWhy(v);
   renderMine(v);
   renderTelegram(v);
   fit();
@@ -543,6 +545,44 @@ function renderMiddle(v, shown) {
   }
 }
 
+// "Why?" on the last trick: why each computer (or 托管) play was made, as decided when it
+// was played (the server's lines, in the reader's words); open for one trick only
+function whyOf(v) {
+  const trick = v.last;
+  return trick && v.phase === "playing" && trick.plays.some((p) => p.why) ? trick : null;
+}
+
+function renderWhy(v) {
+  const box = $("why");
+  const trick = whyOf(v);
+  if (!trick || state.showWhy !== trick.number) { box.hidden = true; box.innerHTML = ""; return; }
+  box.hidden = false;
+  box.innerHTML = "";
+  const title = document.createElement("h3");
+  title.textContent = T("webapp.why_title", { n: trick.number });
+  box.append(title);
+  for (const play of trick.plays) {
+    if (!play.why) continue;
+    const line = document.createElement("div");
+    line.className = "line";
+    line.textContent = T("webapp.why_play", { name: nameText(play.seat), line: play.why });
+    box.append(line);
+  }
+}
+
+function nameText(seat) { // a seat's name as text (the view sends it as safe HTML)
+  const el = document.createElement("span");
+  el.innerHTML = nameOf(seat);
+  return el.textContent;
+}
+
+function setWhy() {
+  const trick = state.view && whyOf(state.view);
+  state.showWhy = trick && state.showWhy !== trick.number ? trick.number : null;
+  haptic("select");
+  render();
+}
+
 function renderResult(v) {
   const box = $("result");
   if (!v.result || holding()) { box.hidden = true; box.innerHTML = ""; return; }
@@ -690,6 +730,11 @@ function renderPrompt(v) {
   }
   p.classList.toggle("turn", me.my_turn);
   const k = state.sel.length;
+  if (me.hint && me.my_turn && sameCards(state.sel.map((i) => me.hand[i]), me.hint.cards)) {
+    p.classList.add("hint"); // the selection is the Hint's: why
+    p.textContent = T("webapp.hint_why", { line: me.hint.line });
+    return;
+  }
   let text = "";
   if (me.auto) text = T("webapp.auto");
   else if (v.phase === "burying" && me.my_turn) text = `${T("webapp.your_bury")} · ${T("webapp.selected", { k })}`;
@@ -697,6 +742,11 @@ function renderPrompt(v) {
     text = me.needed ? T("webapp.need", { n: me.needed, k }) : `${T("webapp.lead")} · ${T("webapp.selected", { k })}`;
   } else if (v.phase === "after_deal" && !me.can_pass && !me.shows.length) text = T("webapp.window_waiting");
   p.innerHTML = text;
+}
+
+function sameCards(a, b) {
+  const x = [...a].sort((p, q) => p - q), y = [...b].sort((p, q) => p - q);
+  return x.length === y.length && x.every((c, i) => c === y[i]);
 }
 
 function button(label, onClick, ghost, name) {
@@ -745,6 +795,12 @@ function renderTools(v, me) {
     last.id = "last-btn";
     last.setAttribute("aria-pressed", String(state.showLast));
     box.append(last);
+  }
+  if (whyOf(v)) {
+    const open = state.showWhy === v.last.number;
+    const why = button(open ? T("webapp.hide") : T("webapp.why"), setWhy, true, "why");
+    why.setAttribute("aria-pressed", String(open));
+    box.append(why);
   }
   if (me.kitty && v.phase === "playing") {
     const kitty = button(T("webapp.kitty"), () => { state.showKitty = !state.showKitty; render(); }, true, "kitty");

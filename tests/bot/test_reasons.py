@@ -1,0 +1,162 @@
+"""Why: the line a Hint shows and "Why?" on the last trick tells of each computer's play
+(bot.render.reasons), in the reader's words, from the reason kept with the play."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.codec import Kind
+from bot.i18n import t
+from bot.messages import Button, Keyboard
+from bot.projection import project
+from bot.render.cards import card_label
+from bot.render.hand import hand_message
+from bot.render.reasons import reason_line, said_points, said_share
+from bot.table import apply
+from bot.table.commands import Hint, Why
+from bot.webapp.view import table_view
+from engine.cards import parse_cards
+from engine.players.search import SearchPlayer
+from engine.reasons import Odds, Reason
+from tests.engine.test_players_search import hidden_swapped, positions
+from tests.table.test_commands import ann_follows
+from tests.table.test_table import PACE, at_seat, until
+
+ACES = parse_cards("AS AS")
+
+
+def searched(wins: float, taken: float, given: float, attacking: bool, **kw: object) -> Reason:
+    total = 60.0
+    return Reason(
+        kind="search",
+        attacking=attacking,
+        best=Odds(deals=30, total=total, wins=wins, taken=taken, given=given),
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def test_the_issues_example_reads_as_a_player_says_it():
+    reason = searched(0.9, 19.0, 2.0, attacking=False)
+    assert reason_line("en", ACES, reason) == (
+        "♠️A ♠️A: takes the trick in 9 of 10 deals; keeps 20 points from the attackers"
+    )
+    assert reason_line("zh", ACES, reason) == "♠️A ♠️A：十次里9次拿下这一轮，保住20分"
+
+
+def test_numbers_are_rounded_as_said_and_each_side_reads_its_own_way():
+    assert [said_share(x) for x in (0.04, 0.05001, 0.349, 0.96)] == [0, 1, 3, 10]
+    assert [said_points(x) for x in (2.4, 2.6, 12.4, 13.0, 97.6)] == [0, 5, 10, 15, 100]
+    attackers = searched(0.97, 31.0, 0.4, attacking=True)
+    assert reason_line("en", ACES, attackers).endswith("in every deal; takes 30 points")
+    lost = searched(0.02, 0.0, 10.0, attacking=True, trumps=True)
+    assert reason_line("en", ACES, lost) == (
+        "♠️A ♠️A: lets the other side take the trick; the defenders keep 10 points; draws trumps"
+    )
+    assert reason_line("zh", ACES, lost) == "♠️A ♠️A：这一轮让对方拿，庄家方保住10分，吊主"
+    fed = searched(0.3, 0.0, 15.0, attacking=False)
+    assert "gives the attackers 15 points" in reason_line("en", ACES, fed)
+    # the runner-up: the points it gives up for the team, said only when 5 or more
+    better = searched(0.5, 0.0, 0.0, attacking=False)
+    better.runner_up = Odds(deals=30, total=72.0, wins=0.5, taken=0, given=0)  # attackers +12
+    assert reason_line("en", ACES, better).endswith("10 points better than the next best play")
+    better.runner_up.total = 61.0
+    assert "better" not in reason_line("en", ACES, better)
+
+
+def test_a_play_kept_back_is_said_only_to_its_own_player():
+    reason = searched(0.5, 0.0, 0.0, attacking=True, control=True)
+    assert "joker or level card" in reason_line("en", ACES, reason, own=True)
+    assert "joker" not in reason_line("en", ACES, reason, own=False)
+
+
+@pytest.mark.parametrize("kind", ["duck", "ruff", "lead_master", "bury_void", "only_play"])
+def test_every_rule_of_the_heuristic_has_its_words_in_both_languages(kind):
+    for lang in ("en", "zh"):
+        assert f"why.kind.{kind}" not in reason_line(lang, ACES, Reason(kind=kind))
+
+
+def test_reason_text_never_depends_on_hidden_cards():
+    # the blind test, to the words: the same position with the hidden cards swapped
+    # among the other seats (and the kitty) gives the same figures and the same line,
+    # which names no card but the play's own
+    player = SearchPlayer(budget_ms=60)
+    rng = random.Random(8)
+    checked = 0
+    for state, seat in positions(2, every=5, first=5):
+        obs = state.observation(seat)
+        other = hidden_swapped(state, seat, rng)
+        if other is None:
+            continue
+        twin = other.observation(seat)
+        cards, reason = player.play_reasoned(obs, random.Random(3))
+        twin_cards, twin_reason = player.play_reasoned(twin, random.Random(3))
+        assert (cards, reason) == (twin_cards, twin_reason)
+        for lang in ("en", "zh"):
+            line = reason_line(lang, obs.ctx.sorted(cards), reason)
+            assert line == reason_line(lang, twin.ctx.sorted(twin_cards), twin_reason)
+            named = {c for c in range(54) if card_label(c, lang) in line}
+            assert named <= set(cards), (line, cards)
+        checked += reason.kind == "search"
+    assert checked > 5
+
+
+def test_a_hint_shows_why_in_the_dm_and_the_mini_app_in_the_readers_words():
+    table, at = ann_follows()
+    out = apply(table, at_seat(table, Hint), PACE, at.moment)
+    assert out.answer.text == t("en", "hint.done")
+    rec, match = table.rec, table.match
+    p = project(rec, match, 0)
+    assert p.own is not None and p.own.hint is not None
+    line = reason_line("en", match.hand.ctx.sorted(list(p.own.selection)), p.own.hint, own=True)
+    dm = hand_message(rec, p)[0].text
+    assert t("en", "dm.hint.why", line=line) in dm
+    assert table_view(rec, p, "en")["me"]["hint"]["line"] == line
+    rec.lang = rec.seats[0].lang = "zh"
+    zh = reason_line("zh", match.hand.ctx.sorted(list(p.own.selection)), p.own.hint, own=True)
+    assert t("zh", "dm.hint.why", line=zh) in hand_message(rec, project(rec, match, 0))[0].text
+    # another selection: the hint's why is gone
+    rec.seats[0].selection = []
+    assert project(rec, match, 0).own.hint is None  # type: ignore[union-attr]
+
+
+def test_why_on_the_last_trick_tells_each_computers_play_and_托管s_in_the_dm_and_the_app():
+    table, at = ann_follows()
+    # on: Ann's own turns play by 托管 while the timers run
+    until(table, at, lambda t: t.match.hand.phase == "playing" and len(t.match.hand.tricks) > 3)
+    rec, match = table.rec, table.match
+    p = project(rec, match, 0)
+    last = p.last
+    assert last is not None
+    assert all(play.reason is not None for play in last.plays if rec.seats[play.seat].computer)
+    markup = hand_message(rec, p)[0].markup
+    assert isinstance(markup, Keyboard)
+    buttons = [b for row in markup.inline_keyboard for b in row if isinstance(b, Button)]
+    why = [b for b in buttons if b.callback_data.startswith(Kind.WHY.value + "|")]
+    assert [b.text for b in why] == [t("en", "btn.why")]
+    auto = rec.seats[0].auto
+    out = apply(table, at_seat(table, Why), PACE, at.moment)
+    assert rec.seats[0].auto == auto  # asking why is not being back from 托管
+    assert [e.kind for e in out.events] == ["selected"]
+    p = project(rec, match, 0)
+    dm = hand_message(rec, p)[0].text
+    assert t("en", "dm.why.title", n=last.number) in dm
+    view = table_view(rec, p, "en")
+    for play, shown in zip(last.plays, view["last"]["plays"], strict=True):
+        if play.reason is None:
+            assert shown["why"] is None
+            continue
+        line = reason_line("en", play.cards, play.reason, own=play.seat == 0)
+        assert line in dm and shown["why"] == line
+    # asked again: closed
+    apply(table, at_seat(table, Why), PACE, at.moment)
+    assert (
+        t("en", "dm.why.title", n=last.number)
+        not in hand_message(rec, project(rec, match, 0))[0].text
+    )
+    # the reasons were decided when played and saved with the match
+    again = type(match).model_validate_json(match.model_dump_json())
+    assert [p.reason for p in again.hand.tricks[last.number - 1].plays] == [
+        play.reason for play in last.plays
+    ]
