@@ -206,6 +206,7 @@ class SearchPlayer:
                 world[obs.seat] = list(obs.hand)
                 kitty = world[KITTY] if obs.kitty is None else list(obs.kitty)
                 row = []
+                told: list[tuple[bool, int]] = []  # the trick's outcome, per candidate
                 for i in alive:
                     if passed(deadline):
                         break  # the world is dropped: not every candidate met it
@@ -219,14 +220,15 @@ class SearchPlayer:
                         heuristic.suggest,
                         rng,
                         base,
-                        outcomes[i],
+                        told,
                     )
                     row.append(sign * total)
                 if len(row) < len(alive):
                     break
                 weights.append(self.weight(obs, world, ducks, holds))
-                for i, v in zip(alive, row, strict=True):
+                for i, v, outcome in zip(alive, row, told, strict=True):
                     values[i].append(v)
+                    outcomes[i].append(outcome)
             if passed(deadline):
                 break
             if r < rounds - 1:

@@ -3,6 +3,8 @@ statistics, the heuristic names the rule it followed, and the reason is kept wit
 
 from __future__ import annotations
 
+import functools
+import itertools
 import random
 from collections import defaultdict
 
@@ -19,6 +21,7 @@ from engine.rules import RuleSet
 from engine.tricks import play_kind, trick_winner
 from tests.engine.test_players import seat_to_act
 from tests.engine.test_players_heuristic import observation
+from tests.engine.test_players_search import positions
 
 
 def test_search_reasons_are_the_searchs_own_statistics(monkeypatch):
@@ -158,3 +161,23 @@ def test_a_reason_is_kept_with_the_play_and_old_saves_load():
     assert old.plays[0].reason is None
     assert Play.model_validate({"kind": "play", "seat": 0, "cards": [1]}).reason is None
     assert Reason(kind="duck").best is None
+
+
+def test_a_deadline_cutting_a_world_half_way_leaves_the_reason_its_whole_worlds():
+    # the clock passes after n looks: a world cut between two candidates' playouts is
+    # dropped, and so is what it told of the trick (the reason counts whole worlds only)
+    from engine.players.deadline import Deadline
+
+    player = SearchPlayer(budget_ms=60, endgame=0)
+    checked = 0
+    for state, seat in positions(1, every=6, first=2):
+        obs = state.observation(seat)
+        for n in (7, 13, 30):
+            looks = itertools.count()
+            clock = functools.partial(next, looks)
+            cards, reason = player.play_reasoned(obs, random.Random(4), Deadline(n, clock))
+            if reason.kind == "search":
+                assert reason.best is not None and reason.best.deals >= 2
+                assert reason.best.wins is not None and 0 <= reason.best.wins <= 1
+                checked += 1
+    assert checked > 5
