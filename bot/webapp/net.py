@@ -37,7 +37,7 @@ REFUSING = 128  # refused connections that may wait for their request before the
 # how long a refused connection, or one whose body was not read, waits for the rest of
 # its request before it closes (so that its client reads the answer, not a reset)
 LINGER_SECONDS = 1.0
-IDLE_AGE = 1.0  # an idle connection younger than this is not closed for a new one
+IDLE_AGE = 0.25  # an idle connection younger than this is not closed for a new one
 BUSY = (
     b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
     b"Content-Length: 5\r\nRetry-After: 10\r\nConnection: close\r\n\r\nbusy\n"

@@ -10,17 +10,19 @@ import resource
 import signal
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import aiohttp
 
+from bot import codec
 from bot.fake_telegram import FakeTelegram, SimUser
-from bot.fake_telegram.models import Chat
-from tests.e2e.harness import find, hand_message, seat_players
+from bot.fake_telegram.models import Chat, Message
+from tests.e2e.harness import buttons, find, hand_message
 from tests.hosting.test_webhook import free_port, wait_until
 from tests.webapp.client import launch_data
 
@@ -177,14 +179,57 @@ async def hostile_bot(tmp_path: Path, nofile: int | None = 1024, **env: str) -> 
                         return False
 
                 await wait_until(healthy, timeout=30, what="/healthz answering 200")
-            bot.game_id, lobby = await seat_players(world, group, people)
-            await people[0].press(lobby, data=find(lobby, "S").data)  # type: ignore[union-attr]
-            await world.settle()
+            await start_game(bot)
             yield bot
         finally:
             if proc.returncode is None:
                 proc.kill()
                 await proc.wait()
+
+
+async def start_game(bot: Bot) -> None:
+    """/newgame, the four take their seats and start: as :func:`seat_players` does, but
+    waiting for what the bot (another process, perhaps slowed by a busy machine) shows
+    rather than for the fake Telegram to settle."""
+    world, group, people = bot.world, bot.group, bot.people
+
+    async def shown(what: str, check: Callable[[], object]) -> Any:
+        async def ready() -> bool:
+            assert bot.proc.returncode is None, "\n".join(bot.lines()[-30:])
+            try:
+                return bool(check())
+            except AssertionError:  # a message not there yet
+                return False
+
+        await wait_until(ready, timeout=30, what=what)
+        return check()
+
+    def lobby() -> Message | None:
+        msg = world.last_message(group, from_bot=True)
+        return msg if find(msg, "S") is not None else None
+
+    await people[0].send(group, "/newgame", settle=False)
+    msg = await shown("the lobby", lobby)
+    bot.game_id = codec.decode(find(msg, "S").data).game  # type: ignore[union-attr]
+    for i, person in enumerate(people):
+        current = world.core.message(group, msg.message_id)
+        assert current is not None
+        link = next(b for b in buttons(current) if b.url and b.url.endswith(f"_{i}"))
+        await person.press(current, text=link.text, settle=False)
+        await shown(f"{person.name} seated", lambda p=person: p.name in _text(world, msg))
+    current = world.core.message(group, msg.message_id)
+    assert current is not None
+    await people[0].press(current, data=find(current, "S").data, settle=False)  # type: ignore[union-attr]
+    for person in people:  # each holds a hand with buttons: the game runs
+        await shown(
+            f"{person.name}'s hand",
+            lambda p=person: any(b.data for b in buttons(hand_message(world, p, bot.game_id))),
+        )
+
+
+def _text(world: FakeTelegram, msg: Message) -> str:
+    current = world.core.message(msg.chat, msg.message_id)
+    return "" if current is None else current.text or ""
 
 
 # ---------------------------------------------------------------------- hostile clients
