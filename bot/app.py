@@ -265,7 +265,7 @@ async def _setup(app: ShengjiApplication) -> None:
         service=service,
         members=Members(app.bot, clock),
         lobby=Lobby(service, store, publisher, clock, app.seed_source or system_seed),
-        hands=HandInput(service, publisher),
+        hands=HandInput(service, publisher, computers),
         chats=chats,
         computers=computers,
         hub=Hub(readers, publisher, service, clock),

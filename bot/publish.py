@@ -27,6 +27,7 @@ coalesces, skips what a message already shows and spends the chat's rate budget.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
@@ -34,6 +35,7 @@ from typing import Protocol
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import codec
+from bot.computer import Computers, searches
 from bot.config import Settings
 from bot.history import Charted
 from bot.i18n import t
@@ -47,7 +49,7 @@ from bot.render import history as render_history
 from bot.render import table as render_table
 from bot.render.lobby import lobby as render_lobby
 from bot.render.names import shown
-from bot.table.commands import SeatCommand
+from bot.table.commands import Hint, SeatCommand
 from bot.table.events import (
     LOBBY,
     Closed,
@@ -412,8 +414,10 @@ class HandInput:
     the game is the table's, ``bot.table.hand``); a press on a DM message that is no
     longer the live one is marked old, which only the publisher knows."""
 
-    def __init__(self, tables: Tables, publisher: Publisher) -> None:
-        self.tables, self.publisher = tables, publisher
+    def __init__(
+        self, tables: Tables, publisher: Publisher, computers: Computers | None = None
+    ) -> None:
+        self.tables, self.publisher, self.computers = tables, publisher, computers
 
     async def press(
         self,
@@ -428,8 +432,27 @@ class HandInput:
         live = self.publisher.live_dm(game.rec, user_id) if dm_message is not None else None
         if live is not None and live != dm_message:
             command = replace(command, old_message=True)
+        if isinstance(command, Hint):
+            command = await self._searched(game, command)
         outcome = await self.tables.change(game, command)
         return outcome.answer
+
+    async def _searched(self, game: Game, hint: Hint) -> Hint:
+        """At a search strength, a Hint of a card play is the search's (with its odds, for
+        the line saying why), decided in the pool before the change as a computer's move
+        is; the change takes it only if the game is still where it was."""
+        rec, match = game.rec, game.match
+        strength = rec.computer_strength
+        seat = rec.seat_of(hint.user_id)
+        if self.computers is None or not searches(strength) or match is None or seat is None:
+            return hint
+        hand = match.hand
+        if hand.phase != "playing" or hand.turn != seat or rec.paused:
+            return hint
+        version = hand.version
+        rng = random.Random(f"hint {rec.seed} {hand.hand_number} {version}")
+        action = await self.computers.act(strength, match.observation(seat), rng)
+        return replace(hint, searched=(version, action))
 
 
 # Where the Mini App opens: the DM's button (a ``web_app`` URL) and the group's direct

@@ -126,7 +126,11 @@ class Redeal(AtSeat):
 
 @dataclass(frozen=True, slots=True)
 class Hint(AtSeat):
-    """Select what the computer would play (or bury) now."""
+    """Select what the computer would play (or bury) now. ``searched``: at a search
+    strength, the search's play (with its reason) for the state ``version`` it was made
+    at, decided before the change (in the pool); else the heuristic's, in the change."""
+
+    searched: tuple[int, Action] | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)

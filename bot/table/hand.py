@@ -62,7 +62,7 @@ def press(table: Table, cmd: SeatCommand, step: Step) -> Answer:
         case Redeal():
             return _act(table, rules.Redeal(seat=seat), seat, step)
         case Hint():
-            return _hint(table, seat, step)
+            return _hint(table, seat, cmd, step)
         case Why():
             return _why(table, seat, step)
         case Clear():
@@ -104,7 +104,7 @@ def _select(table: Table, seat: int, cmd: Select, step: Step) -> Answer:
     return Answer()
 
 
-def _hint(table: Table, seat: int, step: Step) -> Answer:
+def _hint(table: Table, seat: int, cmd: Hint, step: Step) -> Answer:
     rec, match = table.rec, table.match
     assert match is not None
     hand = match.hand
@@ -112,7 +112,12 @@ def _hint(table: Table, seat: int, step: Step) -> Answer:
     if hand.phase == "burying" and hand.turn == seat:
         cards, reason = choose_bury_reasoned(obs)
     elif hand.phase == "playing" and hand.turn == seat:
-        cards, reason = suggest_reasoned(obs)
+        searched = cmd.searched
+        play = searched[1] if searched is not None and searched[0] == hand.version else None
+        if isinstance(play, rules.Play) and play.reason is not None:
+            cards, reason = list(play.cards), play.reason  # the search's, with its odds
+        else:
+            cards, reason = suggest_reasoned(obs)
     else:
         return Answer(t(rec.seat_lang(seat), "hint.not_now"))
     s = rec.seats[seat]

@@ -115,3 +115,39 @@ async def test_托管_buries_for_a_player_through_the_pool(tmp_path, in_the_loop
             assert hand.buried_by == 0 and hand.phase != "burying"
             assert svc.deadlines.computers.searched["burying"] == 1
             assert not in_the_loop, "no computer decided in the event loop"
+
+
+async def test_a_hint_at_a_search_strength_is_the_searchs_and_says_its_odds(tmp_path):
+    # 普通: Alice's Hint is the search's play, decided in the pool, and her DM says why in
+    # the search's figures (x in 10 deals, points), not only the heuristic's rule
+    from bot.render.reasons import reason_line
+
+    async with FakeTelegram() as world:
+        world.settle_timeout = 120
+        alice = world.user("Alice", language_code="zh-hans")
+        group = world.group("牌桌", admins=[alice])
+        async with running_bot(world, tmp_path / "db", seed=SEED) as app:
+            svc = service(app)
+            game_id = await start_with_computers(world, app, group, alice)
+            game = svc.games[game_id]
+            kinds: Counter[str] = Counter()
+            for _ in range(8):
+
+                def hers(g) -> bool:
+                    hand = g.match.hand
+                    return hand.phase == "playing" and hand.turn == 0
+
+                await play_out(world, app, game_id, {0: alice}, stop=hers)
+                searched = svc.deadlines.computers.searched["playing"]
+                await press(alice, hand_message(world, alice, game_id), "H")
+                hint = game.rec.seats[0].hint
+                assert hint is not None
+                assert svc.deadlines.computers.searched["playing"] == searched + 1  # the pool
+                kinds[hint.reason.kind] += 1
+                ctx = game.match.hand.ctx
+                line = reason_line("zh", ctx.sorted(list(hint.cards)), hint.reason, own=True)
+                assert line in hand_message(world, alice, game_id).text
+                await press(alice, hand_message(world, alice, game_id), "P")
+                if kinds["search"] >= 2:
+                    break
+            assert kinds["search"] >= 2, kinds
