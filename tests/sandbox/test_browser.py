@@ -55,6 +55,19 @@ def shows_selection(hand: Locator, timeout: float = 5_000) -> bool:
     return True
 
 
+def old_message_dismissed(page: Page) -> bool:
+    """Whether the bot's alert was up and was closed: a tap on a DM message the bot had
+    just replaced by a newer one (a turn reaching a player who may be away comes as a
+    new message) is answered "this message is old", as in Telegram. Any other alert fails."""
+    if not page.locator("#alert").is_visible():
+        return False
+    text = page.locator("#alert-text").inner_text()
+    assert text == plain("dm.old_message"), f"the bot answered with an alert: {text}"
+    page.locator("#alert-ok").click()
+    expect(page.locator("#alert")).to_be_hidden()
+    return True
+
+
 def take_turn(page: Page, deadline: float, on_selected=None) -> list[str]:  # noqa: ANN001
     """Wait for our turn in the private chat; bury or play with Hint; returns what we played.
     ``on_selected``: called once Hint's cards show selected (✓), before they go."""
@@ -63,13 +76,16 @@ def take_turn(page: Page, deadline: float, on_selected=None) -> list[str]:  # no
     your_turn = (plain("dm.your_turn.lead"), plain("dm.your_turn.one_tap"), "Your turn:")
     bury = plain("btn.bury", n=8)
     while time.monotonic() < deadline:
+        if old_message_dismissed(page):
+            continue
         text = hand.inner_text() if hand.count() else ""
         burying = plain("btn.bury", n=0).split(" ")[0] in text and "/8" in text
         if any(turn in text for turn in your_turn) or burying:
             hand.get_by_role("button", name=plain("btn.hint"), exact=True).click()
             # the answer as a toast, the selection as ✓ on the tapped card buttons
-            expect(page.locator("#pane-private .toast")).to_be_visible()
-            if not shows_selection(hand):
+            # (or, on a message just replaced, the alert that it is old)
+            expect(page.locator("#pane-private .toast, #alert:not([hidden])").first).to_be_visible()
+            if old_message_dismissed(page) or not shows_selection(hand):
                 continue  # the tap met the message being edited ("out of date"): look again
             selected = [
                 b.removeprefix("✓")
