@@ -8,7 +8,9 @@ connections (:class:`Gate`): ``WEBAPP_MAX_CONNECTIONS``, or the descriptor limit
 ``HEADROOM`` for the bot's own. At the cap a new connection takes the place of the oldest
 idle one (connected but in no request: nothing sent yet, a partial header, or between
 requests), as nginx reuses its keep-alive connections; when all are busy (requests, event
-streams) it is answered 503 and closed. What the gate did is logged in one line a minute.
+streams) it is answered 503 and closed. What the gate did is logged in one line a minute,
+and so are asyncio's failures to accept for want of a descriptor (a traceback each, by
+the hundred a second, else), which a limit lowered while the bot runs can still cause.
 Silent connections are aiohttp's to close (``keepalive_timeout``, which also runs from
 the moment a connection opens: ``WEBAPP_IDLE_SECONDS``); a request's body has as long to
 arrive (:meth:`Gate.middleware`).
@@ -38,6 +40,7 @@ REFUSING = 128  # refused connections that may wait for their request before the
 # its request before it closes (so that its client reads the answer, not a reset)
 LINGER_SECONDS = 1.0
 IDLE_AGE = 0.25  # an idle connection younger than this is not closed for a new one
+ACCEPT_FAILED = "socket.accept() out of system resource"  # asyncio's words (EMFILE)
 BUSY = (
     b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
     b"Content-Length: 5\r\nRetry-After: 10\r\nConnection: close\r\n\r\nbusy\n"
@@ -72,15 +75,14 @@ class Gate:
 
     def __call__(self) -> asyncio.BaseProtocol:
         assert self.server is not None, "the runner is set up first"
-        cap = self.cap()
-        if len(self.open) + self.coming >= cap and not self._room(cap):
-            self._note("refused", cap)
+        if len(self.open) + self.coming >= self.cap() and not self._room():
+            self._note("refused")
             return _Refusal(self)
         self.coming += 1
         return _Counted(self, self.server())
 
-    def _room(self, cap: int) -> bool:
-        """Close the oldest idle connection to make room for one more at ``cap``;
+    def _room(self) -> bool:
+        """Close the oldest idle connection to make room for one more at the cap;
         False if all are busy (or just opened: their request may be on its way)."""
         idle = next((h for h in self.open if h not in self.busy), None)
         now = asyncio.get_running_loop().time()
@@ -88,7 +90,7 @@ class Gate:
             return False
         del self.open[idle]
         idle.force_close()
-        self._note("replaced", cap)
+        self._note("replaced")
         return True
 
     @web.middleware
@@ -112,33 +114,56 @@ class Gate:
             self.busy.discard(protocol)
 
     # ------------------------------------------------------------------ the log
-    def _note(self, what: str, cap: int) -> None:
-        """Count what the gate did: said in a line at once after a quiet minute, then
-        counted in a line a minute for as long as it goes on."""
+    def _note(self, what: str) -> None:
+        """Count what happened ("refused", "replaced", "failed": a connection asyncio
+        could not accept): said in a line at once after a quiet minute, then counted in a
+        line a minute for as long as it goes on."""
         self.counts[what] += 1
-        if self._timer is None:
+        if self._timer is not None:
+            return
+        if what == "failed":
+            log.warning(
+                "Mini App: no descriptor left to accept a connection (limit %d): they wait in"
+                " the kernel's queue, asyncio tries again each second (counted once a minute)",
+                descriptor_limit(),
+            )
+        else:
             log.warning(
                 "Mini App reached its cap of %d connections (descriptor limit %d): a new one"
                 " replaces the oldest idle one, or is answered 503 (counted once a minute)",
-                cap,
+                self.cap(),
                 descriptor_limit(),
             )
-            self.counts.clear()
-            self._timer = asyncio.get_running_loop().call_later(LOG_SECONDS, self._tick, cap)
+        self.counts.clear()
+        self._timer = asyncio.get_running_loop().call_later(LOG_SECONDS, self._tick)
 
-    def _tick(self, cap: int) -> None:
+    def _tick(self) -> None:
         self._timer = None
         if not self.counts:
             return
         log.warning(
-            "Mini App at its cap of %d connections in the last minute: %d answered 503,"
-            " %d idle ones closed for new ones",
-            cap,
+            "Mini App in the last minute (a cap of %d connections, descriptor limit %d):"
+            " %d answered 503, %d idle ones closed for new ones, %d not accepted for want of"
+            " a descriptor",
+            self.cap(),
+            descriptor_limit(),
             self.counts["refused"],
             self.counts["replaced"],
+            self.counts["failed"],
         )
         self.counts.clear()
-        self._timer = asyncio.get_running_loop().call_later(LOG_SECONDS, self._tick, cap)
+        self._timer = asyncio.get_running_loop().call_later(LOG_SECONDS, self._tick)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """A filter of asyncio's log: its line and traceback for every connection it
+        cannot accept for want of a descriptor (up to its backlog at once, again each
+        second) counted here instead. The last resort: the cap keeps the Mini App's
+        connections below the limit, but a limit lowered while the bot runs, or one too
+        small for a burst of connections, can still run out."""
+        if isinstance(record.msg, str) and record.msg.startswith(ACCEPT_FAILED):
+            self._note("failed")
+            return False
+        return True
 
     def close(self) -> None:
         if self._timer is not None:
@@ -228,9 +253,11 @@ class Site(web.BaseSite):
         self._server = await loop.create_server(
             self.gate, self.host, self.port, backlog=self._backlog
         )
+        logging.getLogger("asyncio").addFilter(self.gate)
 
     async def stop(self) -> None:
         await super().stop()
+        logging.getLogger("asyncio").removeFilter(self.gate)
         self.gate.close()
 
 

@@ -54,3 +54,24 @@ async def test_1100_silent_sockets_leave_the_bot_answering_and_are_closed(tmp_pa
         assert len(log) < 100 and not [line for line in log if "Traceback" in line], log[:50]
         assert any("Mini App reached its cap of 640 connections" in line for line in log), log
         await bot.stop()
+
+
+async def test_a_bot_with_too_few_descriptors_for_a_burst_logs_a_line_not_tracebacks(tmp_path):
+    """100 descriptors: a burst of connections runs the process out before the cap can
+    answer them (asyncio accepts a hundred at a time). asyncio's traceback for each
+    connection it cannot accept (17,000 lines in 3 s) is counted in a line instead."""
+    enough_descriptors(1000)
+    async with hostile_bot(tmp_path, nofile=100) as bot:
+        bot.mark()
+        sockets = await idle_sockets(bot.port, 200)
+        await asyncio.sleep(1.5)  # asyncio tries again each second
+        async with aiohttp.ClientSession() as http:
+            status, took = await bot.healthz(http)
+            assert (status, took < 1) == (200, True), took
+        assert await bot.dm_press(bot.people[1]) < 1
+        log = bot.since()
+        assert len(log) < 100 and not [line for line in log if "Traceback" in line], log[:50]
+        assert any("Mini App reached its cap of 25 connections" in line for line in log), log
+        for _, writer in sockets:
+            writer.close()
+        await bot.stop()
