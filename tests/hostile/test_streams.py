@@ -158,10 +158,11 @@ async def test_1100_streams_past_the_connection_cap_are_answered_503(tmp_path):
                 batch = [bot.people[i % 4] for i in range(100)]
                 streams += await asyncio.gather(*(open_stream(bot, p) for p in batch))
             statuses = Counter(s.status for s in streams)
-            # the 640 connections the bot holds at 1024 descriptors, less the pings'
-            assert statuses[200] >= 600 and statuses[503] >= STREAMS - 640, statuses
-            # (a connection the bot has not read a request from within 0.25 s may make room
-            # for a newer one: a loop held up that long, on a busy machine, closes a few)
+            # the 640 connections the bot holds at 1024 descriptors, less the pings'; the
+            # rest 503 (a connection the bot has not read a request from within 0.25 s may
+            # make room for a newer one: a loop held up that long, on a busy machine, closes
+            # a few unanswered)
+            assert statuses[200] >= 600 and statuses[503] >= STREAMS - 640 - 20, statuses
             assert statuses[200] + statuses[503] >= STREAMS - 20, statuses
             status, took = await bot.healthz(http)
             assert (status, took < 1) == (200, True), took
