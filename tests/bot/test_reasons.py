@@ -160,3 +160,47 @@ def test_why_on_the_last_trick_tells_each_computers_play_and_托管s_in_the_dm_a
     assert [p.reason for p in again.hand.tricks[last.number - 1].plays] == [
         play.reason for play in last.plays
     ]
+
+
+def test_over_whole_hands_every_line_says_the_searchs_own_figures_and_only_its_cards():
+    # a whole hand by the search (every seat): each play's line, in both languages, states
+    # the share and the points the search computed, as said, and names no other card
+    import re
+
+    from engine.hand import Deal, HandState, Play
+    from engine.rules import RuleSet
+    from tests.engine.test_players import seat_to_act
+
+    player = SearchPlayer(budget_ms=50, declare=0, bury=0)
+    state = HandState.new(RuleSet.from_preset("classic"), 77, 2, 1, [3, 3])
+    state.apply(Deal(n=100))
+    rng = random.Random(77)
+    said = 0
+    while state.phase != "done":
+        obs = state.observation(seat_to_act(state))
+        action = player(obs, rng)
+        if isinstance(action, Play):
+            reason = action.reason
+            assert reason is not None
+            cards = obs.ctx.sorted(list(action.cards))
+            en = reason_line("en", cards, reason)
+            zh = reason_line("zh", cards, reason)
+            for lang, line in (("en", en), ("zh", zh)):
+                named = {c for c in range(54) if card_label(c, lang) in line}
+                assert named <= set(cards), line
+            best = reason.best
+            if reason.kind == "search" and best is not None and best.wins is not None:
+                n = said_share(best.wins)
+                expect = "every deal" if n == 10 else "take the trick" if n == 0 else f"{n} of 10"
+                assert expect in en, en
+                assert (f"十次里{n}次" in zh) == (0 < n < 10), zh
+                for points in re.findall(r"(\d+) points", en):
+                    assert int(points) % 5 == 0 and int(points) > 0
+                taken, given = said_points(best.taken or 0), said_points(best.given or 0)
+                side = "attacking" if reason.attacking else "defending"
+                took = t("en", "why.takes" if reason.attacking else "why.keeps", points=taken)
+                gave = t("en", f"why.gives.{side}", points=given)
+                assert (took in en) == (taken > 0) and (gave in en) == (given > 0), en
+                said += 1
+        state.apply(action)
+    assert said > 20
