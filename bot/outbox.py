@@ -13,19 +13,26 @@ have (the group's table repeats the tricks its readers missed). A state put as
 
 What each message shows is remembered as a digest of its text and keyboard, with its
 message id, through ``on_shown`` (the store): after a restart an unchanged message is
-neither sent nor edited again. Replies to commands are one-shot slots (``post``): they
-take their turn in the chat's budget like everything else, so no handler ever waits.
+neither sent nor edited again.
+
+Replies to people before the table. A reply (a command's answer, a refusal: ``post``; a
+pressed menu's new state: ``put(..., reply=True)``) is delivered before every other
+changed slot of its chat, and may borrow the next call's token (``REPLY_CREDIT``): in a
+group whose table is behind, a reply goes out at once, or in the chat's next slot if
+another reply just borrowed it, and the table's edit is the one that waits. Over any
+minute the chat keeps its budget (one call more at most, 20 a minute in a group at the
+default pace); no handler ever waits.
 
 Failures. Delivery is at most once: a message is never posted twice. A 429 is waited
 out and the state delivered then (Telegram did not take the call). Telegram unreachable
 (no answer, ``bot.reach.unreachable``) is an outage, logged once by ``bot.reach`` (when it
 starts, with the retry schedules, and when it ends), never per message; the chat tries
-its newest states again after ``DELIVERY_RETRIES`` (an edit, or a send that surely never
-reached Telegram: the connection failed), and gives up a send that may have reached it. A state whose
-delivery fails otherwise, with a Telegram error or any other exception (a bug, a
-response that cannot be read), is given up, logged once with the chat and the
-message's key, and not retried: the call may have reached Telegram, and a bug would
-fail again. The next state put into that message is delivered as usual (an edit, or
+its newest states again after ``DELIVERY_RETRIES`` (an edit, or a send that surely
+never reached Telegram: the connection failed), and gives up a send that may have
+reached it. A state whose delivery fails otherwise, with a Telegram error or any other
+exception (a bug, a response that cannot be read), is given up, logged once with the
+chat and the message's key, and not retried: the call may have reached Telegram, and a
+bug would fail again. The next state put into that message is delivered as usual (an edit, or
 a new message if no message id is known). A send that went through counts as
 delivered whatever its bookkeeping (``on_shown``: saving what the message shows)
 does afterwards: its id is kept, so later states edit that message, and a failing
