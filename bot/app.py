@@ -23,6 +23,7 @@ from telegram.ext import (
     ChatMemberHandler,
     CommandHandler,
     MessageHandler,
+    Updater,
     filters,
 )
 from telegram.request import BaseRequest, HTTPXRequest
@@ -133,6 +134,7 @@ def build_application(
     )
     app = builder.build()
     assert isinstance(app, ShengjiApplication)
+    app.updater = PromptUpdater(app.bot, app.update_queue)  # PTB's, stopping at once
     metrics.attach(app)
     app.add_handler(CommandHandler("newgame", newgame))
     app.add_handler(CommandHandler("start", start))
@@ -151,6 +153,32 @@ def build_application(
     app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT, dm_pointer))
     app.add_error_handler(_on_error)
     return app
+
+
+# stopping: PTB's polling loop is given this long to end by itself, then cancelled
+POLL_STOP_GRACE = 1.0
+
+
+class PromptUpdater(Updater):
+    """python-telegram-bot's Updater, but its stop takes a second while Telegram is
+    unreachable, not up to 30 (past Docker's 10 s, SIGKILL): after a failed poll PTB's loop
+    sleeps its backoff (1 s, then 1.5 times longer each time, at most 30 s) without looking
+    at the stop asked meanwhile, and the stop waits for the loop. A poll under way ends at
+    once on stop; a loop still running ``POLL_STOP_GRACE`` later can only be sleeping (no
+    call in flight, no update lost), and is cancelled."""
+
+    __slots__ = ()
+
+    async def _stop_polling(self) -> None:
+        # PTB's own (name-mangled) task and stop event; it offers no public way
+        task = getattr(self, "_Updater__polling_task", None)
+        stop = getattr(self, "_Updater__polling_task_stop_event", None)
+        if isinstance(task, asyncio.Task) and isinstance(stop, asyncio.Event) and not task.done():
+            stop.set()
+            await asyncio.wait({task}, timeout=POLL_STOP_GRACE)
+            if not task.done():
+                task.cancel()
+        await super()._stop_polling()
 
 
 class ShengjiApplication(BotApp):

@@ -25,7 +25,7 @@ from telegram.request import BaseRequest
 from bot.fake_telegram import FakeTelegram
 from bot.metrics import Metrics
 from bot.reach import MethodFailed
-from tests.e2e.harness import find
+from tests.e2e.harness import build_bot, find
 from tests.e2e.test_budget import link_of, lobby_of
 from tests.hosting.test_faults import bot_env
 from tests.hosting.test_webhook import free_port, wait_until
@@ -244,3 +244,21 @@ async def test_a_500_from_one_method_is_that_method_failing_not_telegram_unreach
     assert metrics.reach.down_since is not None
     [line] = [r.getMessage() for r in caplog.records if "unreachable" in r.getMessage()]
     assert line.startswith("Telegram unreachable (HTTP 502 from getMe)")
+
+
+async def test_stopping_while_polling_sleeps_out_its_backoff_takes_a_second(tmp_path):
+    """Telegram unreachable for a while: python-telegram-bot's polling loop sleeps longer
+    after each failure (1 s, then 1.5 times longer); the bot asked to stop then stops at
+    once, not after that sleep (up to 30 s: Docker kills a container after 10)."""
+    async with FakeTelegram(http=False) as world:
+        app = build_bot(world, tmp_path / "db")
+        async with world.running(app, poll_timeout=0.2):
+            world.core.unreachable = True
+
+            def polls_failed():
+                return sum(method == "getUpdates" for method, _ in world.core.dropped)
+
+            await eventually(lambda: polls_failed() >= 4)  # it sleeps 5 s now
+            stopping = time.monotonic()
+        stopped = time.monotonic() - stopping
+    assert stopped < 2.5, stopped
