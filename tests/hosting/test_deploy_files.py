@@ -192,6 +192,12 @@ def test_caddy_routes_the_derived_addresses_to_the_bot_and_nothing_else():
     # the live table's events are passed on at once
     [proxy] = route(app).find("reverse_proxy")
     assert ["flush_interval", "-1"] in [d.args for d in proxy.block]
+    # Caddy lets an idle connection to the bot go before the bot closes it (a request
+    # sent on a connection being closed would fail)
+    [transport] = proxy.find("transport")
+    [keepalive] = transport.find("keepalive")
+    assert keepalive.args[0] == "keepalive" and keepalive.args[1].endswith("s")
+    assert float(keepalive.args[1][:-1]) < Settings.model_fields["webapp_idle_seconds"].default
     # the health and metrics port, and any other path, stay private: 404
     for path in ("/", "/metrics", "/healthz", "/readyz", "/telegram", "/app", "/apps/"):
         handle = route(path)
