@@ -131,9 +131,9 @@ async def start_a_table(world, app, group, people):
     at a person's pace; returns where the request log stood just before Start."""
     await people[0].send(group, "/newgame", settle=False)
     for i, user in enumerate(people):
-        while not (lobby := lobby_of(world, group)) or not link_of(lobby, i):
+        while not (lobby := lobby_of(world, group)) or not (link := link_of(lobby, i)):
             await pause(world, 0.5)
-        await user.press(lobby, text=link_of(lobby, i).text, settle=False)
+        await user.press(lobby, text=link.text, settle=False)
         await pause(world, 1.0)
     svc = service(app)
     while not svc.games or not svc.games[1].rec.full or not find(lobby_of(world, group), "S"):
