@@ -14,7 +14,9 @@ as the bot does; 25: all at once), the after-deal window (show or pass), 炒底,
 and card play, in all and by kind (one core, this process).
 
 ``--cpu-ceiling`` gives each search decision the bot's ceiling on this thread's CPU clock
-(what an idle machine's wall clock would read) and counts the decisions it cut ("cut").
+(what an idle machine's wall clock would read) and counts the decisions it cut ("cut")
+and, of those, the ones it changed (decided again without the ceiling, from the same
+random state).
 ``--wall`` times what a person waits for instead: wall-clock time, each search decision
 given the bot's wall-clock ceiling (``bot.computer.ceiling``: ``--factor`` times its
 budget, at most ``--max-seconds``; ``--no-ceiling``: none), under the load of ``--burn``
@@ -94,6 +96,7 @@ def main() -> None:
     times: list[float] = []
     kinds: dict[str, list[float]] = {}
     cut: dict[str, int] = {}
+    changed: dict[str, int] = {}
     with Burners(args.burn) as burners:
         for i in range(args.hands):
             state = HandState.new(rules, args.first + i, 2, i % 4, [3, 3])
@@ -109,6 +112,7 @@ def main() -> None:
                     deadline = Watched(clock() + limit, clock)
                 if not args.gc:
                     gc.disable()
+                before = rng.getstate()
                 t0 = clock()
                 if isinstance(player, SearchPlayer):
                     action = player(obs, rng, deadline)
@@ -122,6 +126,11 @@ def main() -> None:
                     kinds.setdefault(kind, []).append(dt * 1000)
                     if deadline is not None and deadline.hit:
                         cut[kind] = cut.get(kind, 0) + 1
+                        # the same decision without the ceiling: did the cut change it?
+                        again = random.Random()
+                        again.setstate(before)
+                        assert isinstance(player, SearchPlayer)
+                        changed[kind] = changed.get(kind, 0) + (player(obs, again) != action)
                 return action
 
             while state.phase != "done":
@@ -145,7 +154,11 @@ def main() -> None:
     )
     for kind, xs in [("all", times), *sorted(kinds.items())]:
         ceiled = args.wall and not args.no_ceiling or args.cpu_ceiling
-        extra = f"  cut {cut.get(kind, 0)}" if ceiled and kind != "all" else ""
+        extra = (
+            f"  cut {cut.get(kind, 0)} (changed {changed.get(kind, 0)})"
+            if ceiled and kind != "all"
+            else ""
+        )
         print(f"  {kind:9} {summary(xs)}{extra}")
     if args.wall:
         ceil = (

@@ -7,10 +7,11 @@ A player is a name for ``engine.players.get`` (``random``, ``simple``, ``heurist
 ``search``), optionally with options: ``search,budget_ms=50``; ``--budget-ms`` sets the
 budget of every search player that names none. ``bot:normal`` and ``bot:hard`` are the
 bot's own players of those strengths (``bot.computer.player_for``: 普通 and 困难, every
-part as it ships), ``bot:normal,wall`` the same with the bot's wall-clock ceiling on each
-decision (1.5 times its budget from the call: no longer reproducible), ``bot:normal,wall0``
-with the ceiling on the thread's CPU clock (the wall clock of an idle machine: the ceiling
-at a load of 0 though the machine is shared). ``old:<commit>:<player>`` is that player
+part as it ships); ``bot:normal,fresh`` called as the bot calls it (a random stream of
+its own each decision, seeded from the seat's), ``bot:normal,wall`` the same with the
+bot's wall-clock ceiling on each decision (1.5 times its budget from the call: no longer
+reproducible), ``bot:normal,wall0`` with the ceiling on the thread's CPU clock (the wall
+clock of an idle machine: the ceiling at a load of 0 though the machine is shared). ``old:<commit>:<player>`` is that player
 of an earlier commit (``bench/old_player.py``: its own process, the commit's engine), e.g.
 ``--a search --b old:b2b9bb8:search`` for today's search against issue 20's. One part of the search alone:
 ``search,cardplay=0,bury=1`` is the heuristic with only the bury searched (against
@@ -175,6 +176,39 @@ above; every pair in ``bench/results/issue20-halving-300ms.txt`` and
     in 8 of 90 and 18 of 39. Elsewhere the budget alone sets the worlds, so the cap can
     change only late choices, where the whole exact endgame was worth +1.11 ± 0.85; a run
     at 300 ms (75 min of both cores) was not made, and it stays 200.
+
+Issue 29: 普通 as the bot ships it, 2026-12-02 (commits 04ae838 and later: declaring and
+the bury at 4 card-play budgets, the endgame within its budget of positions; one process
+at nice 10 on the 2-core machine shared with five other sessions, 07:17-08:59 UTC, cut off
+at the deadline, not at 500; the bot's dealing pace ``--deal-batch 3``; seeds kept apart:
+tuning on 30000+, evaluation on 40000+, 41000+ and 42000+, none used before):
+
+    --a bot:normal --b heuristic (普通 against 简单; 376 pairs, seeds 40000-40375; every pair
+    in bench/results/issue29-normal-vs-heuristic-50ms.txt)
+      points per deal pair  +27.46 ± 4.73 [+22.73, +32.19]  (A defending -73.95,
+                                                            attacking +101.41)
+      levels per deal pair   +0.73 ± 0.13 [+0.61, +0.86]
+      hands won by A        61.8% ± 3.5% of 752
+      (before: +18.0 ± 6.1 over 150 pairs; the bar: >= +25 with a 95% lower bound > +15)
+    --a bot:normal --b bot:hard (普通 against 困难, 300 ms; 52 pairs, seeds 41000-41051,
+    one pair after every 6-12 above; bench/results/issue29-normal-vs-hard.txt)
+      points per deal pair  -18.17 ± 10.73 [-28.91, -7.44]
+      levels per deal pair   -0.46 ± 0.30 [-0.76, -0.16]
+      hands won by A        44.2% ± 9.5% of 104
+    --a bot:normal,wall0 --b bot:normal,fresh (the wall-clock ceiling at a load of 0: on
+    the thread's CPU clock; 70 pairs, seeds 42000-42069, 27 of them differing;
+    bench/results/issue29-ceiling-load0-normal.txt)
+      points per deal pair   -6.29 ± 7.29 [-13.58, +1.01]
+      levels per deal pair   -0.21 ± 0.21 [-0.43, +0.00]
+      not shown below 1 point: too few pairs, and the CPU clock of a shared machine runs
+      slow while other processes share the core's caches (at a load of 1, bench_players
+      --cpu-ceiling cut none of 305 decisions; at a load of 8, 5 to 14 card plays of 256,
+      none of whose choices changed in the run that checked). 12 earlier pairs
+      (``-seatstream.txt``) gave the walled player the seat's own stream, so any cut
+      shifted every later decision's random numbers: +23.75 ± 45.78, noise, dropped.
+    --a search,declare_ms=200,bury_ms=200 --b search --budget-ms 50 (the split alone against
+    the old 普通, tuning seeds 30000-30011, stopped at 12 pairs for the evaluation above):
+      points per deal pair  +20.42 ± 22.09 [-1.68, +42.51]
 """
 
 from __future__ import annotations
@@ -202,27 +236,33 @@ from engine.rules import RuleSet  # noqa: E402
 _OLD: dict[tuple[str, int | None], OldPlayer] = {}  # one old-engine subprocess per spec a worker
 
 
-class Walled:
-    """A search player given the bot's wall-clock ceiling on each decision
-    (``bot.computer.ceiling``: 1.5 times its budget, at most 2 s, from the call), on
-    ``clock``: the wall clock, or this thread's CPU time (what the wall clock of an idle
+class AsInBot:
+    """A search player called as the bot calls it (``bot.computer.Computers.act``): each
+    decision with a random stream of its own, seeded from the seat's, so that a decision
+    that samples fewer worlds leaves the next ones alone; with ``clock``, also the bot's
+    wall-clock ceiling (1.5 times the decision's budget, at most 2 s, from the call) on
+    that clock: the wall clock, or this thread's CPU time (what the wall clock of an idle
     machine would read: the ceiling at a load of 0 on a shared machine)."""
 
-    def __init__(self, player: SearchPlayer, clock: Callable[[], float]) -> None:
+    def __init__(self, player: SearchPlayer, clock: Callable[[], float] | None) -> None:
         self.player, self.clock = player, clock
 
     def __call__(self, obs: Observation, rng: random.Random) -> Action:
+        own = random.Random(rng.getrandbits(32))
+        if self.clock is None:
+            return self.player(obs, own)
         limit = ceiling(self.player, obs, WALL_FACTOR, WALL_MAX_SECONDS)
-        return self.player(obs, rng, Deadline.after(limit, self.clock))
+        return self.player(obs, own, Deadline.after(limit, self.clock))
 
 
 def load(spec: str, budget_ms: int | None = None) -> Player | OldPlayer:
     if spec.startswith("bot:"):  # bot:<strength>[,wall], the bot's own player of a strength
         strength, *flags = spec[4:].split(",")
         player = player_for(strength)
-        if "wall" in flags or "wall0" in flags:
+        clocks = {"fresh": None, "wall": time.monotonic, "wall0": time.thread_time}
+        if flags:
             assert isinstance(player, SearchPlayer)
-            return Walled(player, time.monotonic if "wall" in flags else time.thread_time)
+            return AsInBot(player, clocks[flags[0]])
         return player
     if spec.startswith("old:"):  # old:<commit>:<spec>, a player of an earlier commit
         _, commit, inner = spec.split(":", 2)
