@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from bot import codec
 from bot.fake_telegram import FakeTelegram
 from bot.i18n import t
 from tests.e2e.harness import hand_message, running_bot, wait_for
@@ -17,20 +18,10 @@ from tests.webapp.client import session, started_game, webapp
 READS = 60
 
 
-def _b36(n: int) -> str:
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-    out = ""
-    while True:
-        n, r = divmod(n, 36)
-        out = digits[r] + out
-        if n == 0:
-            return out
-
-
 def _for_game(data: str, game_id: int) -> str:
     """A button's callback data, but of another game (``kind|game|hand|version|arg``)."""
     kind, _, *rest = data.split("|")
-    return "|".join([kind, _b36(game_id), *rest])
+    return "|".join([kind, codec.b36(game_id), *rest])
 
 
 async def _first_event(response: Any) -> dict[str, Any]:
