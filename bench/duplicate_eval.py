@@ -229,7 +229,7 @@ from bench.old_player import OldPlayer  # noqa: E402
 from bot.computer import WALL_FACTOR, WALL_MAX_SECONDS, ceiling, player_for  # noqa: E402
 from engine.hand import Action, Deal, HandState, Observation, Show  # noqa: E402
 from engine.players import Player, get  # noqa: E402
-from engine.players.deadline import Deadline  # noqa: E402
+from engine.players.deadline import Deadline, settle  # noqa: E402
 from engine.players.search import SearchPlayer  # noqa: E402
 from engine.rules import RuleSet  # noqa: E402
 
@@ -250,9 +250,12 @@ class AsInBot:
     def __call__(self, obs: Observation, rng: random.Random) -> Action:
         own = random.Random(rng.getrandbits(32))
         if self.clock is None:
-            return self.player(obs, own)
-        limit = ceiling(self.player, obs, WALL_FACTOR, WALL_MAX_SECONDS)
-        return self.player(obs, own, Deadline.after(limit, self.clock))
+            action = self.player(obs, own)
+        else:
+            limit = ceiling(self.player, obs, WALL_FACTOR, WALL_MAX_SECONDS)
+            action = self.player(obs, own, Deadline.after(limit, self.clock))
+        settle()  # as the bot's worker does after each decision
+        return action
 
 
 def load(spec: str, budget_ms: int | None = None) -> Player | OldPlayer:

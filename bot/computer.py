@@ -55,7 +55,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from engine.hand import Action, Observation, Pass
 from engine.players import Player, get
-from engine.players.deadline import Deadline
+from engine.players.deadline import Deadline, settle
 from engine.players.declare import PHASES as SHOW_PHASES
 from engine.players.search import DEFAULT_BUDGET_MS, SearchPlayer
 
@@ -110,8 +110,11 @@ def _think(player: Player, obs: Observation, seed: int, deadline: Deadline | Non
     """In a worker process: the player's decision (the player is resolved in the bot's
     process, so the budget is the one the bot has now), stopped at ``deadline``."""
     if isinstance(player, SearchPlayer):
-        return player(obs, random.Random(seed), deadline)
-    return player(obs, random.Random(seed))
+        action = player(obs, random.Random(seed), deadline)
+    else:
+        action = player(obs, random.Random(seed))
+    settle()  # the next decision meets no full collection of the engine's caches
+    return action
 
 
 class Computers:

@@ -762,20 +762,22 @@ _CHECK = {k: getattr(HandState, "_check_" + k) for k in _KINDS}
 
 def sub_multisets(cards: list[int], size: int) -> Iterator[list[int]]:
     """Every distinct multiset of ``size`` cards drawn from ``cards`` (sorted ids)."""
-    counts = sorted(Counter(cards).items())
+    return _sub_multisets(sorted(Counter(cards).items()), 0, size)
 
-    def rec(i: int, need: int) -> Iterator[list[int]]:
-        if need == 0:
-            yield []
-            return
-        if i == len(counts):
-            return
-        card, n = counts[i]
-        for k in range(min(n, need), -1, -1):
-            for rest in rec(i + 1, need - k):
-                yield [card] * k + rest
 
-    return rec(0, size)
+def _sub_multisets(counts: list[tuple[int, int]], i: int, need: int) -> Iterator[list[int]]:
+    """:func:`sub_multisets` from ``counts[i:]`` (a module-level generator, not a
+    closure that calls itself: such a closure is a reference cycle, garbage that only the
+    cycle collector frees, and the computers made tens of thousands of them a hand)."""
+    if need == 0:
+        yield []
+        return
+    if i == len(counts):
+        return
+    card, n = counts[i]
+    for k in range(min(n, need), -1, -1):
+        for rest in _sub_multisets(counts, i + 1, need - k):
+            yield [card] * k + rest
 
 
 def legal_plays(ctx: TrumpContext, trick: Trick, hand: list[int]) -> Iterator[list[int]]:

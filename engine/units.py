@@ -214,31 +214,38 @@ def cover_plan(
     With ``rng`` the search tries placements in random order, so ties between
     optimal plans are broken at random.
     """
-    memo: dict[tuple[tuple[int, ...], int], tuple[int, list[tuple[int, int]]]] = {}
+    return _cover_search(profile, 0, caps, rng, {})
 
-    def search(prof: tuple[int, ...], i: int) -> tuple[int, list[tuple[int, int]]]:
-        if i == len(caps) or sum(prof) < 2:
-            return 0, []
-        if (prof, i) in memo:
-            return memo[prof, i]
-        bound = min(sum(caps[i:]), sum(prof))
-        best, plan = search(prof, i + 1)
-        options = [(start, j) for start, run in runs(prof) for j in range(2, min(run, caps[i]) + 1)]
-        if rng is not None:
-            rng.shuffle(options)
-        for start, j in options:
-            if best == bound:
-                break
-            sub = list(prof)
-            for o in range(start, start + j):
-                sub[o] -= 1
-            value, rest = search(tuple(sub), i + 1)
-            if value + j > best:
-                best, plan = value + j, [(start, j), *rest]
-        memo[prof, i] = best, plan
-        return best, plan
 
-    return search(profile, 0)
+def _cover_search(
+    prof: tuple[int, ...],
+    i: int,
+    caps: tuple[int, ...],
+    rng: random.Random | None,
+    memo: dict[tuple[tuple[int, ...], int], tuple[int, list[tuple[int, int]]]],
+) -> tuple[int, list[tuple[int, int]]]:
+    """:func:`cover_plan` from the ``i``-th led tractor on (module level, not a closure
+    that calls itself, which would be a reference cycle left to the cycle collector)."""
+    if i == len(caps) or sum(prof) < 2:
+        return 0, []
+    if (prof, i) in memo:
+        return memo[prof, i]
+    bound = min(sum(caps[i:]), sum(prof))
+    best, plan = _cover_search(prof, i + 1, caps, rng, memo)
+    options = [(start, j) for start, run in runs(prof) for j in range(2, min(run, caps[i]) + 1)]
+    if rng is not None:
+        rng.shuffle(options)
+    for start, j in options:
+        if best == bound:
+            break
+        sub = list(prof)
+        for o in range(start, start + j):
+            sub[o] -= 1
+        value, rest = _cover_search(tuple(sub), i + 1, caps, rng, memo)
+        if value + j > best:
+            best, plan = value + j, [(start, j), *rest]
+    memo[prof, i] = best, plan
+    return best, plan
 
 
 def runs(profile: Sequence[int]) -> list[tuple[int, int]]:

@@ -12,6 +12,7 @@ nothing reads a clock.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable
 
@@ -46,3 +47,20 @@ def passed(deadline: Deadline | None) -> bool:
 
 class OutOfTime(Exception):
     """A search step stopped half-way at its deadline (its partial result is dropped)."""
+
+
+def settle() -> None:
+    """After a decision, in a process that makes many: collect what the decision left and
+    freeze the rest out of the cycle collector's sight.
+
+    The engine's bounded caches (units, follows, tricks) hold ~250,000 objects once warm.
+    As their entries churn, Python's full collection keeps being triggered and walks them
+    all: ~150-250 ms a time, 17 times in 4 hands, inside whatever decision was running
+    (a 50 ms card play took up to 330 ms of CPU, and the wall-clock ceiling cut decisions
+    on an idle machine). A collection now walks only the objects since the last decision
+    (median 0.6 ms, p99 15 ms), and the frozen ones are still freed by reference
+    counting when a cache drops them. What would leak is a reference cycle still alive
+    at a freeze and dropped later: the engine makes none on the search's path (a test
+    checks a searched hand leaves no cyclic garbage)."""
+    gc.collect()
+    gc.freeze()

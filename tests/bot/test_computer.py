@@ -193,3 +193,18 @@ def test_a_search_decision_in_the_worker_gets_its_deadline():
     player = get("search", budget_ms=100_000)
     late = computer._think(player, obs, 5, Deadline(time.monotonic() - 1))
     assert late == Bury(seat=obs.seat, cards=choose_bury(obs))
+
+
+def test_the_worker_settles_the_collector_after_each_decision():
+    # the worker's next decision must not meet a full collection of the engine's caches
+    # (engine.players.deadline.settle): after a decision everything alive is frozen
+    import gc
+
+    state = a_position()
+    obs = state.observation(state.turn)  # type: ignore[arg-type]
+    gc.unfreeze()
+    try:
+        computer._think(get("search", budget_ms=5), obs, 5, None)
+        assert gc.get_freeze_count() > 0 and gc.get_count()[0] < 100
+    finally:
+        gc.unfreeze()

@@ -211,3 +211,45 @@ def test_an_endgames_solving_stays_within_its_budget_of_positions(monkeypatch):
         outcomes["solved" if solved is not None else "played out"] += 1
         state.model_copy(deep=True).apply(Play(seat=seat, cards=player.play(obs, random.Random(1))))
     assert outcomes["solved"] >= 3 and outcomes["played out"] >= 3
+
+
+def test_a_searched_hand_leaves_no_cyclic_garbage_and_settle_freezes_the_rest() -> None:
+    """The search's path makes no reference cycle (a recursive closure is one: the
+    legal-play and tractor-cover helpers made tens of thousands a hand), so freezing the
+    survivors after a decision (``settle``, which the bot's workers call) leaks nothing,
+    and a full collection afterwards walks none of the engine's caches."""
+    import gc
+
+    from engine.hand import Deal, HandState
+    from engine.players.deadline import settle
+    from engine.rules import RuleSet
+
+    player = SearchPlayer(budget_ms=10)
+    state = HandState.new(RuleSet(), 42071, 2, 0, [3, 3])
+    rng = random.Random(5)
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        decisions = 0
+        while state.phase != "done":
+            if state.phase == "dealing":
+                state.apply(Deal(n=100))
+                continue
+            seat = (
+                next(s for s in range(4) if state.can_pass(s))
+                if state.phase == "after_deal"
+                else state.turn
+            )
+            state.apply(player(state.observation(seat), rng))
+            decisions += 1
+        assert decisions > 60
+        assert gc.collect() == 0  # nothing the hand dropped was left to the cycle collector
+        frozen = gc.get_freeze_count()
+        settle()
+        assert gc.get_freeze_count() > frozen
+        assert gc.get_count()[0] < 100  # the young generation is empty after it
+    finally:
+        gc.unfreeze()
+        if was:
+            gc.enable()
