@@ -1,0 +1,200 @@
+"""What the bot's wall-clock ceiling costs a computer, decision by decision.
+
+    .venv/bin/python bench/ceiling_cost.py [--strength normal] [--hands 200] [--first 43000]
+        [--clock cpu|wall] [--log decisions.txt] [--summarize decisions.txt]
+
+Duplicate play of a player against itself with the ceiling (``bot:normal,wall0`` against
+``bot:normal,fresh``) cannot show a small cost: one cut decision that chose otherwise
+sends the rest of the hand elsewhere, so a pair differs by the whole spread of a hand
+(±60 points) even when the changed choice was as good; showing ±1 point that way takes
+some 14,000 pairs. The ceiling acts only through the decisions it changes, so this
+bench looks at those alone. It plays hands with the bot's player of ``--strength``
+(each decision with a random stream of its own, as the bot calls it, and the worker's
+``settle`` after it) and decides every searched decision twice from the same stream:
+without a ceiling and with the bot's (1.5 times its budget, at most 2 s), on this
+thread's CPU clock (``--clock cpu``: what the wall clock of an idle machine reads; the
+machine is shared) or the wall clock. The two run in alternating order, so neither
+always meets warmer caches. Where the choices differ, the hand is played on from each
+choice by the same players with the same streams, and the difference in the deciding
+team's points is that change's cost. A hand's cost is the sum over its changed
+decisions (every seat's); the mean over hands estimates what the ceiling costs per deal
+pair (in a pair, each side makes about one hand's decisions), with a 95% interval.
+
+The hand goes on with the decision made without a ceiling, so every hand is the one the
+uncut player would play. ``--log`` writes one line per hand (seed, searched decisions,
+cut, changed, cost) and one per change (``  change phase seat cost``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.computer import WALL_FACTOR, WALL_MAX_SECONDS, ceiling, player_for  # noqa: E402
+from engine.hand import Action, Deal, HandState, Show  # noqa: E402
+from engine.players.deadline import Deadline, settle  # noqa: E402
+from engine.players.search import SearchPlayer  # noqa: E402
+from engine.rules import RuleSet  # noqa: E402
+from engine.seats import team_of  # noqa: E402
+
+CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.thread_time, "wall": time.monotonic}
+
+
+def seat_to_act(state: HandState) -> int:
+    if state.phase == "after_deal":
+        return next(s for s in range(4) if state.can_pass(s))
+    assert state.turn is not None
+    return state.turn
+
+
+def step(state: HandState, decide: Callable[[int], Action], batch: int) -> None:
+    """One move of the hand (a deal batch and its shows, or one seat's action), as
+    ``bench/duplicate_eval.py`` plays it."""
+    if state.phase == "dealing":
+        state.apply(Deal(n=4 * batch))
+        for seat in range(4):
+            if state.phase == "dealing" and state.observation(seat).show_options:
+                action = decide(seat)
+                if isinstance(action, Show):
+                    state.apply(action)
+        return
+    state.apply(decide(seat_to_act(state)))
+
+
+def finish(state: HandState, player: SearchPlayer, rngs: list[random.Random], batch: int) -> None:
+    def decide(seat: int) -> Action:
+        action = player(state.observation(seat), random.Random(rngs[seat].getrandbits(32)))
+        settle()
+        return action
+
+    while state.phase != "done":
+        step(state, decide, batch)
+
+
+def points_for(state: HandState, seat: int) -> int:
+    """The deciding seat's team's view of the hand: the attackers' points, or minus."""
+    r = state.result
+    assert r is not None
+    return -r.attackers_points if team_of(seat) == r.defenders else r.attackers_points
+
+
+def one_hand(
+    seed: int, player: SearchPlayer, clock: Callable[[], float], batch: int, rules: RuleSet
+) -> tuple[list[int], list[tuple[str, int, int]]]:
+    """([searched, cut, changed, cost], [(phase, seat, cost) per change])."""
+    state = HandState.new(rules, seed, 2, 0, [3, 3])
+    rngs = [random.Random(seed * 4 + s) for s in range(4)]
+    counts = [0, 0, 0, 0]
+    changes: list[tuple[str, int, int]] = []
+
+    def decide(seat: int) -> Action:
+        obs = state.observation(seat)
+        bits = rngs[seat].getrandbits(32)
+        work = player.work_ms(obs)
+        if not work:
+            action = player(obs, random.Random(bits))
+            settle()
+            return action
+        limit = ceiling(player, obs, WALL_FACTOR, WALL_MAX_SECONDS)
+        runs: dict[str, Action] = {}
+        order = ("free", "walled") if counts[0] % 2 == 0 else ("walled", "free")
+        for kind in order:
+            start = clock()
+            if kind == "free":
+                runs[kind] = player(obs, random.Random(bits))
+            else:
+                runs[kind] = player(obs, random.Random(bits), Deadline(start + limit, clock))
+                counts[1] += clock() - start >= limit
+            settle()
+        counts[0] += 1
+        free, walled = runs["free"], runs["walled"]
+        if _key(free) != _key(walled):
+            counts[2] += 1
+            values = []
+            for choice in (free, walled):
+                branch = state.model_copy(deep=True)
+                streams = [random.Random() for _ in range(4)]
+                for s, r in zip(streams, rngs, strict=True):
+                    s.setstate(r.getstate())
+                if isinstance(choice, Show) or state.phase != "dealing":
+                    branch.apply(choice)
+                if state.phase == "dealing":
+                    # the rest of this batch's shows, then the hand
+                    for other in range(seat + 1, 4):
+                        if branch.phase == "dealing" and branch.observation(other).show_options:
+                            a = player(
+                                branch.observation(other),
+                                random.Random(streams[other].getrandbits(32)),
+                            )
+                            if isinstance(a, Show):
+                                branch.apply(a)
+                finish(branch, player, streams, batch)
+                values.append(points_for(branch, seat))
+            cost = values[0] - values[1]
+            counts[3] += cost
+            changes.append((obs.phase, seat, cost))
+        return free
+
+    while state.phase != "done":
+        step(state, decide, batch)
+    return counts, changes
+
+
+def _key(action: Action) -> tuple[object, ...]:
+    """An action without its reason (the reason's figures differ when fewer worlds were
+    met, the choice may not)."""
+    cards = getattr(action, "cards", None)
+    return (type(action).__name__, tuple(sorted(cards)) if cards is not None else None)
+
+
+def summarize(rows: list[list[int]], title: str) -> None:
+    costs = [r[4] for r in rows]
+    m = statistics.fmean(costs)
+    half = 1.96 * statistics.stdev(costs) / len(costs) ** 0.5 if len(costs) > 1 else float("nan")
+    searched, cut, changed = (sum(r[i] for r in rows) for i in (1, 2, 3))
+    print(f"{title}: {len(rows)} hands, {searched} searched decisions")
+    print(f"  cut by the ceiling {cut} ({100 * cut / max(1, searched):.2f}%), choice changed {changed}")
+    print(f"  cost per hand (per deal pair): {m:+.2f} ± {half:.2f} [{m - half:+.2f}, {m + half:+.2f}] points")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--strength", default="normal")
+    ap.add_argument("--hands", type=int, default=200)
+    ap.add_argument("--first", type=int, default=43000, help="seed of the first deal")
+    ap.add_argument("--clock", choices=sorted(CLOCKS), default="cpu")
+    ap.add_argument("--deal-batch", type=int, default=3)
+    ap.add_argument("--preset", default="classic")
+    ap.add_argument("--log", default=None)
+    ap.add_argument("--summarize", default=None, metavar="LOG")
+    args = ap.parse_args(argv)
+    if args.summarize:
+        with open(args.summarize) as f:
+            rows = [[int(x) for x in line.split()] for line in f if line[:1].isdigit()]
+        summarize(rows, args.summarize)
+        return
+    player = player_for(args.strength)
+    assert isinstance(player, SearchPlayer), "a strength that searches"
+    rules = RuleSet.from_preset(args.preset)
+    rows = []
+    log = open(args.log, "a") if args.log else None  # noqa: SIM115
+    for seed in range(args.first, args.first + args.hands):
+        counts, changes = one_hand(seed, player, CLOCKS[args.clock], args.deal_batch, rules)
+        rows.append([seed, *counts])
+        if log:
+            log.write(" ".join(str(x) for x in rows[-1]) + "\n")
+            for phase, seat, cost in changes:
+                log.write(f"  change {phase} {seat} {cost}\n")
+            log.flush()
+    summarize(rows, f"{args.strength}, ceiling on the {args.clock} clock")
+
+
+if __name__ == "__main__":
+    main()
