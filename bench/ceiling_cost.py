@@ -160,8 +160,12 @@ def summarize(rows: list[list[int]], title: str) -> None:
     half = 1.96 * statistics.stdev(costs) / len(costs) ** 0.5 if len(costs) > 1 else float("nan")
     searched, cut, changed = (sum(r[i] for r in rows) for i in (1, 2, 3))
     print(f"{title}: {len(rows)} hands, {searched} searched decisions")
-    print(f"  cut by the ceiling {cut} ({100 * cut / max(1, searched):.2f}%), choice changed {changed}")
-    print(f"  cost per hand (per deal pair): {m:+.2f} ± {half:.2f} [{m - half:+.2f}, {m + half:+.2f}] points")
+    print(
+        f"  cut by the ceiling {cut} ({100 * cut / max(1, searched):.2f}%), choice changed {changed}"
+    )
+    print(
+        f"  cost per hand (per deal pair): {m:+.2f} ± {half:.2f} [{m - half:+.2f}, {m + half:+.2f}] points"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -183,13 +183,15 @@ at nice 10 on the 2-core machine shared with five other sessions, 07:17-08:59 UT
 at the deadline, not at 500; the bot's dealing pace ``--deal-batch 3``; seeds kept apart:
 tuning on 30000+, evaluation on 40000+, 41000+ and 42000+, none used before):
 
-    --a bot:normal --b heuristic (普通 against 简单; 376 pairs, seeds 40000-40375; every pair
-    in bench/results/issue29-normal-vs-heuristic-50ms.txt)
-      points per deal pair  +27.46 ± 4.73 [+22.73, +32.19]  (A defending -73.95,
-                                                            attacking +101.41)
-      levels per deal pair   +0.73 ± 0.13 [+0.61, +0.86]
-      hands won by A        61.8% ± 3.5% of 752
-      (before: +18.0 ± 6.1 over 150 pairs; the bar: >= +25 with a 95% lower bound > +15)
+    --a bot:normal --b heuristic (普通 against 简单; 500 pairs, seeds 40000-40499, the last
+    124 on 2026-12-02 ~10:10 UTC at 084933f, whose changes leave every decision as it was;
+    every pair in bench/results/issue29-normal-vs-heuristic-50ms.txt)
+      points per deal pair  +28.07 ± 4.11 [+23.96, +32.18]  (A defending -73.32,
+                                                            attacking +101.39)
+      levels per deal pair   +0.73 ± 0.11 [+0.62, +0.84]
+      hands won by A        61.9% ± 3.0% of 1000
+      (before: +18.0 ± 6.1 over 150 pairs; the bar: >= +25 with a 95% lower bound > +15;
+      the first 376 pairs alone: +27.46 ± 4.73)
     --a bot:normal --b bot:hard (普通 against 困难, 300 ms; 52 pairs, seeds 41000-41051,
     one pair after every 6-12 above; bench/results/issue29-normal-vs-hard.txt)
       points per deal pair  -18.17 ± 10.73 [-28.91, -7.44]

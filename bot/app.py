@@ -322,6 +322,7 @@ async def _teardown(app: ShengjiApplication) -> None:
     parts = app.bot_data.stop()
     if parts is not None:
         service = parts.service
+        await parts.hands.close()  # hints still thinking: dropped before the pool goes
         service.close()
         parts.computers.close()
         await service.outboxes.close()

@@ -27,6 +27,8 @@ coalesces, skips what a message already shows and spends the chat's rate budget.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -62,6 +64,8 @@ from bot.table.events import (
     Warned,
 )
 from engine.events import TrickWon
+
+log = logging.getLogger(__name__)
 
 # a player who pressed nothing for this long may be away: their turn notifies
 AWAY_SECONDS = 30.0
@@ -418,6 +422,9 @@ class HandInput:
         self, tables: Tables, publisher: Publisher, computers: Computers | None = None
     ) -> None:
         self.tables, self.publisher, self.computers = tables, publisher, computers
+        # searched Hints in flight, one a (game, seat): a press is answered at once and the
+        # search's selection arrives as the DM's (and the app's) next change
+        self.hinting: dict[tuple[int, int], asyncio.Task[None]] = {}
 
     async def press(
         self,
@@ -432,27 +439,53 @@ class HandInput:
         live = self.publisher.live_dm(game.rec, user_id) if dm_message is not None else None
         if live is not None and live != dm_message:
             command = replace(command, old_message=True)
-        if isinstance(command, Hint):
-            command = await self._searched(game, command)
+        if isinstance(command, Hint) and (seat := self._to_search(game, command)) is not None:
+            return self._hint_later(game, command, seat)
         outcome = await self.tables.change(game, command)
         return outcome.answer
 
-    async def _searched(self, game: Game, hint: Hint) -> Hint:
-        """At a search strength, a Hint of a card play is the search's (with its odds, for
-        the line saying why), decided in the pool before the change as a computer's move
-        is; the change takes it only if the game is still where it was."""
+    def _to_search(self, game: Game, hint: Hint) -> int | None:
+        """The seat whose Hint of a card play the search decides (at a search strength,
+        in the pool, as a computer's move is), or None: the heuristic's, in the change."""
         rec, match = game.rec, game.match
-        strength = rec.computer_strength
         seat = rec.seat_of(hint.user_id)
-        if self.computers is None or not searches(strength) or match is None or seat is None:
-            return hint
+        if self.computers is None or not searches(rec.computer_strength) or match is None:
+            return None
         hand = match.hand
-        if hand.phase != "playing" or hand.turn != seat or rec.paused:
-            return hint
+        if seat is None or hand.phase != "playing" or hand.turn != seat or rec.paused:
+            return None
+        return seat
+
+    def _hint_later(self, game: Game, hint: Hint, seat: int) -> Answer:
+        """Answer the press now ("thinking"); the search runs meanwhile and its play is
+        selected by a change of its own, taken only if the hand is still where it was
+        (else it is dropped: the moment it was for has passed). A second Hint while one
+        is thinking starts nothing more."""
+        key = (game.rec.id, seat)
+        if key not in self.hinting:
+            task = asyncio.create_task(self._search_hint(game, hint, seat))
+            self.hinting[key] = task
+            task.add_done_callback(lambda _: self.hinting.pop(key, None))
+        return Answer(t(game.rec.seat_lang(seat), "hint.thinking"))
+
+    async def _search_hint(self, game: Game, hint: Hint, seat: int) -> None:
+        rec, match = game.rec, game.match
+        assert self.computers is not None and match is not None
+        hand = match.hand
         version = hand.version
         rng = random.Random(f"hint {rec.seed} {hand.hand_number} {version}")
-        action = await self.computers.act(strength, match.observation(seat), rng)
-        return replace(hint, searched=(version, action))
+        try:
+            action = await self.computers.act(rec.computer_strength, match.observation(seat), rng)
+            await self.tables.change(game, replace(hint, searched=(version, action)))
+        except Exception:  # the press was answered; the DM simply shows no suggestion
+            log.exception("game %s: a searched hint failed", rec.id)
+
+    async def close(self) -> None:
+        """At shutdown: hints still thinking are dropped (a suggestion is no game state)."""
+        tasks = list(self.hinting.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 # Where the Mini App opens: the DM's button (a ``web_app`` URL) and the group's direct

@@ -113,7 +113,9 @@ def _hint(table: Table, seat: int, cmd: Hint, step: Step) -> Answer:
         cards, reason = choose_bury_reasoned(obs)
     elif hand.phase == "playing" and hand.turn == seat:
         searched = cmd.searched
-        play = searched[1] if searched is not None and searched[0] == hand.version else None
+        if searched is not None and searched[0] != hand.version:
+            return Answer()  # searched for a moment that has passed: dropped, nothing changes
+        play = searched[1] if searched is not None else None
         if isinstance(play, rules.Play) and play.reason is not None:
             cards, reason = list(play.cards), play.reason  # the search's, with its odds
         else:

@@ -4,6 +4,7 @@ pool, off the event loop, as they play cards; 托管 buries for a player the sam
 from __future__ import annotations
 
 import asyncio
+import random
 import threading
 from collections import Counter
 
@@ -13,6 +14,8 @@ import engine.players
 from bot import computer
 from bot.fake_telegram import FakeTelegram
 from bot.table import clock
+from bot.table.commands import Play
+from engine.players.heuristic import suggest
 from tests.e2e.harness import (
     DEFAULT_SEED,
     find,
@@ -23,6 +26,7 @@ from tests.e2e.harness import (
     running_bot,
     seat_players,
     service,
+    wait_for,
 )
 from tests.e2e.test_computers import choose_strength
 
@@ -151,3 +155,71 @@ async def test_a_hint_at_a_search_strength_is_the_searchs_and_says_its_odds(tmp_
                 if kinds["search"] >= 2:
                     break
             assert kinds["search"] >= 2, kinds
+
+
+async def test_a_searched_hint_is_answered_at_once_and_arrives_as_its_own_change(tmp_path):
+    # 普通: the press is answered before the search ends ("thinking"), the suggestion
+    # shows in the DM when it ends; a second Hint meanwhile starts no second search; a
+    # search whose moment passed (Alice played meanwhile) is dropped, changing nothing
+    from bot.i18n import t
+
+    async with FakeTelegram() as world:
+        world.settle_timeout = 120
+        alice = world.user("Alice", language_code="zh-hans")
+        group = world.group("牌桌", admins=[alice])
+        async with running_bot(world, tmp_path / "db", seed=SEED) as app:
+            svc = service(app)
+            hands = app.bot_data.hands
+            game_id = await start_with_computers(world, app, group, alice)
+            game = svc.games[game_id]
+            real = hands.computers
+            gate = asyncio.Event()
+            asked: list[int] = []
+
+            class Held:  # the Hint's search, held until the test lets go (the computers'
+                # moves ask the same pool through the timers, not through this)
+                async def act(self, strength, obs, rng):
+                    asked.append(obs.seat)
+                    action = await real.act(strength, obs, rng)
+                    await gate.wait()
+                    return action
+
+            hands.computers = Held()
+
+            def hers(g) -> bool:
+                hand = g.match.hand
+                return hand.phase == "playing" and hand.turn == 0
+
+            for stale in (False, True):
+                await play_out(world, app, game_id, {0: alice}, stop=hers)
+                gate.clear()
+                asked.clear()
+                game.rec.seats[0].hint = None
+                msg = hand_message(world, alice, game_id)
+                first = await press(alice, msg, "H", settle=False)
+                await wait_for(world, lambda r=first: r.answered)
+                assert first.text == t("zh", "hint.thinking")
+                assert game.rec.seats[0].hint is None  # not yet: the search is held
+                again = await press(alice, msg, "H", settle=False)
+                await wait_for(world, lambda r=again: r.answered)
+                assert again.text == t("zh", "hint.thinking") and asked == [0]
+                if stale:  # Alice plays (as her Mini App would) before the suggestion comes
+                    hand = game.match.hand
+                    version = hand.version
+                    cards = suggest(hand.observation(0), random.Random(1))
+                    play = Play(alice.id, hand.hand_number, version, cards=tuple(cards))
+                    await hands.press(game, play)
+                    assert game.match.hand.version > version
+                    await world.settle()
+                    selection = list(game.rec.seats[0].selection)
+                gate.set()
+                await world.settle()
+                hint = game.rec.seats[0].hint
+                if stale:
+                    assert hint is None and game.rec.seats[0].selection == selection
+                else:
+                    assert hint is not None and hint.version == game.match.hand.version
+                    assert sorted(game.rec.seats[0].selection) == sorted(hint.cards)
+                    assert "💡" in hand_message(world, alice, game_id).text
+                    await press(alice, hand_message(world, alice, game_id), "P")
+                    await world.settle()
