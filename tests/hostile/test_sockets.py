@@ -67,7 +67,9 @@ async def test_a_bot_with_too_few_descriptors_for_a_burst_logs_a_line_not_traceb
         await asyncio.sleep(1.5)  # asyncio tries again each second
         async with aiohttp.ClientSession() as http:
             status, took = await bot.healthz(http)
-            assert (status, took < 1) == (200, True), took
+            # out of descriptors, asyncio stops accepting for a second at a time: a
+            # request may wait out one such pause (seen: 1.005-1.008 s at a load of 3)
+            assert (status, took < 1.5) == (200, True), took
         assert await bot.dm_press(bot.people[1]) < 1
         log = bot.since()
         assert len(log) < 100 and not [line for line in log if "Traceback" in line], log[:50]
