@@ -346,3 +346,58 @@ async def _event(response) -> dict:
         line = await asyncio.wait_for(response.content.readline(), 5)
         if line.startswith(b"data: "):
             return json.loads(line[6:])
+
+
+async def test_a_hint_at_normal_is_answered_at_once_and_the_suggestion_follows(tmp_path):
+    # 普通: the app's Hint is answered before the search ends ("thinking"); the
+    # suggestion, with the line saying why, reaches the app's view when it ends
+    async with FakeTelegram() as world:
+        people, group = people_at(world)
+        async with (
+            running_bot(world, tmp_path / "db", webapp_rate_per_minute=100_000) as app,
+            webapp(app) as client,
+        ):
+            await people[0].send(group, "/settings")  # the group's admin picks Normal
+            await world.settle()
+            await people[0].press(world.last_message(group, from_bot=True), text=t("en", "opt.cs"))
+            await world.settle()
+            menu = world.last_message(group, from_bot=True)
+            await people[0].press(menu, text=t("en", "opt.cs.normal"))
+            await world.settle()
+            game_id = await started_game(world, group, people)
+            game = service_of(app).games[game_id]
+            assert game.rec.computer_strength == "normal"
+            sessions = {i: session(client, app, p) for i, p in enumerate(people)}
+            hinted = 0
+            for _ in range(3000):
+                await world.settle()
+                hand = game.match.hand
+                if hand.phase in ("dealing", "after_deal", "chaodi"):
+                    for seat, s in sessions.items():
+                        if hand.phase != "dealing" and (hand.can_pass(seat) or hand.turn == seat):
+                            await s.act(game_id, "pass", await s.view(game_id))
+                    await asyncio.sleep(0.01)
+                    continue
+                seat = hand.turn
+                s = sessions[seat]
+                view = await s.view(game_id)
+                answer = await s.act(game_id, "hint", view)
+                if hand.phase == "playing":
+                    assert answer["text"] == t(game.rec.seat_lang(seat), "hint.thinking"), answer
+                    await world.settle()
+                    view = await s.view(game_id)
+                    me = view["me"]
+                    assert me["hint"] is not None and me["hint"]["line"], me
+                    assert me["selection"] and sorted(me["selection"]) == sorted(
+                        game.rec.seats[seat].hint.cards
+                    )
+                    hinted += 1
+                    if hinted == 3:
+                        return
+                else:  # the bury's hint is the heuristic's, at once
+                    assert answer["text"] == t(game.rec.seat_lang(seat), "hint.done"), answer
+                    await world.settle()
+                    view = await s.view(game_id)
+                answer = await s.act(game_id, "play", view, cards=view["me"]["selection"])
+                assert not answer["alert"], answer
+            raise AssertionError("no three hints")
