@@ -887,7 +887,25 @@ def reached(app: Page, version: int) -> float:
     raise AssertionError(f"version {version} never reached the app")
 
 
-WHY_RUNS = {"en": ("light", "en-US"), "zh": ("dark", "zh-CN")}
+# (theme, locale, the group's computer strength): at 普通 a Hint is the search's, answered
+# at once ("thinking") and selected when the search ends
+WHY_RUNS = {"en": ("light", "en-US", "easy"), "zh": ("dark", "zh-CN", "normal")}
+
+
+def choose_strength(chat: Page, lang: str, strength: str) -> None:
+    """Alice, the group's admin, picks the computers' strength in /settings (before the
+    game: a match keeps the strength it started with)."""
+    group = chat.locator("#messages-group")
+    box = chat.locator("form.composer[data-kind=group] input")
+    for look in (False, True):  # choose, then open the row again: the choice is ticked
+        box.fill("/settings")
+        box.press("Enter")
+        group.locator("button", has_text=t(lang, "opt.cs")).last.click()
+        name = t(lang, f"opt.cs.{strength}")
+        if look:
+            expect(group.locator("button", has_text="✓ " + name).last).to_be_visible()
+        else:
+            group.locator("button", has_text=re.compile("^" + re.escape(name) + "$")).last.click()
 
 
 def dm_why(chat: Page, lang: str, shots: list[Path]) -> None:
@@ -935,7 +953,7 @@ def test_hint_says_why_and_why_tells_the_last_tricks_computer_plays(
     selects the play with one line saying why, in her words; "Why?" on the last trick
     shows why each computer played as it did (decided when it played), and hides again."""
     ARTIFACTS.mkdir(exist_ok=True)
-    scheme, locale = WHY_RUNS[lang]
+    scheme, locale, strength = WHY_RUNS[lang]
     quick = {**QUICK, "COMPUTER_DELAY_SECONDS": "0.1", "TURN_TIMEOUT_SECONDS": "120"}
     errors: list[str] = []
     shots: list[Path] = []
@@ -945,7 +963,11 @@ def test_hint_says_why_and_why_tells_the_last_tricks_computer_plays(
         try:
             chat.goto(f"{address}?lang={lang}")
             expect(chat.locator("body")).to_have_attribute("data-ready", "1")
-            chat.locator("#welcome-quick").click()
+            if strength != "easy":
+                choose_strength(chat, lang, strength)
+                chat.locator("#quick").click()  # the welcome went with the first message
+            else:
+                chat.locator("#welcome-quick").click()
             button = chat.locator("#messages-private button.web-app").last
             expect(button).to_have_text(t(lang, "btn.table"), timeout=20_000)
             dm_why(chat, lang, shots)

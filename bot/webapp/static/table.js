@@ -232,6 +232,13 @@ function show(view) {
     if (state.restored) state.restored = false;
     else if (!old || !me.my_turn || !sameHand || old.version !== view.version) state.sel = [];
     else state.sel = positions(me.hand, before);
+    // a Hint the search decided after the press was answered ("thinking") arrives as a
+    // change of its own: its cards become the selection, and the prompt says why
+    const had = old && old.me && sameHand && old.version === view.version ? old.me.hint : null;
+    if (me.hint && me.my_turn && !(had && sameCards(had.cards, me.hint.cards))) {
+      state.sel = positions(me.hand, me.hint.cards);
+      if (state.note && !state.note.alert) state.note = null;
+    }
   }
   if (!view.last) state.showLast = false;
   state.view = view;
@@ -966,11 +973,13 @@ async function act(action, extra) {
     const answer = await r.json();
     if (answer.alert) haptic("error");
     else if (action === "play") haptic("medium");
+    const hinted = action === "hint" && answer.view.me && answer.view.me.hint;
     if (answer.text && answer.alert) note(answer.text, true);
+    else if (answer.text && action === "hint" && !hinted) note(answer.text, false); // thinking
     else if (answer.text && !["hint", "play"].includes(action)) note(answer.text, false);
     state.busy = false;
     show(answer.view);
-    if (action === "hint" && answer.view.me) {
+    if (hinted) {
       state.sel = positions(answer.view.me.hand, answer.view.me.selection);
       render();
     }
