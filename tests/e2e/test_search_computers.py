@@ -7,6 +7,9 @@ import asyncio
 import random
 import threading
 from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
 
 import pytest
 
@@ -121,40 +124,48 @@ async def test_托管_buries_for_a_player_through_the_pool(tmp_path, in_the_loop
             assert not in_the_loop, "no computer decided in the event loop"
 
 
-async def test_a_hint_at_a_search_strength_is_the_searchs_and_says_its_odds(tmp_path):
-    # 普通: Alice's Hint is the search's play, decided in the pool, and her DM says why in
-    # the search's figures (x in 10 deals, points), not only the heuristic's rule
-    from bot.render.reasons import reason_line
-
+@asynccontextmanager
+async def alice_and_three_computers_at_normal(tmp_path) -> AsyncIterator[tuple[Any, ...]]:
+    """(world, app, alice, the game's id, the game) for a game Alice (zh) plays with three
+    computers at 普通."""
     async with FakeTelegram() as world:
         world.settle_timeout = 120
         alice = world.user("Alice", language_code="zh-hans")
         group = world.group("牌桌", admins=[alice])
         async with running_bot(world, tmp_path / "db", seed=SEED) as app:
-            svc = service(app)
             game_id = await start_with_computers(world, app, group, alice)
-            game = svc.games[game_id]
-            kinds: Counter[str] = Counter()
-            for _ in range(8):
+            yield world, app, alice, game_id, service(app).games[game_id]
 
-                def hers(g) -> bool:
-                    hand = g.match.hand
-                    return hand.phase == "playing" and hand.turn == 0
 
-                await play_out(world, app, game_id, {0: alice}, stop=hers)
-                searched = svc.deadlines.computers.searched["playing"]
-                await press(alice, hand_message(world, alice, game_id), "H")
-                hint = game.rec.seats[0].hint
-                assert hint is not None
-                assert svc.deadlines.computers.searched["playing"] == searched + 1  # the pool
-                kinds[hint.reason.kind] += 1
-                ctx = game.match.hand.ctx
-                line = reason_line("zh", ctx.sorted(list(hint.cards)), hint.reason, own=True)
-                assert line in hand_message(world, alice, game_id).text
-                await press(alice, hand_message(world, alice, game_id), "P")
-                if kinds["search"] >= 2:
-                    break
-            assert kinds["search"] >= 2, kinds
+def hers(g) -> bool:
+    """Alice (seat 0) is to play a card."""
+    hand = g.match.hand
+    return hand.phase == "playing" and hand.turn == 0
+
+
+async def test_a_hint_at_a_search_strength_is_the_searchs_and_says_its_odds(tmp_path):
+    # 普通: Alice's Hint is the search's play, decided in the pool, and her DM says why in
+    # the search's figures (x in 10 deals, points), not only the heuristic's rule
+    from bot.render.reasons import reason_line
+
+    async with alice_and_three_computers_at_normal(tmp_path) as (world, app, alice, game_id, game):
+        svc = service(app)
+        kinds: Counter[str] = Counter()
+        for _ in range(8):
+            await play_out(world, app, game_id, {0: alice}, stop=hers)
+            searched = svc.deadlines.computers.searched["playing"]
+            await press(alice, hand_message(world, alice, game_id), "H")
+            hint = game.rec.seats[0].hint
+            assert hint is not None
+            assert svc.deadlines.computers.searched["playing"] == searched + 1  # the pool
+            kinds[hint.reason.kind] += 1
+            ctx = game.match.hand.ctx
+            line = reason_line("zh", ctx.sorted(list(hint.cards)), hint.reason, own=True)
+            assert line in hand_message(world, alice, game_id).text
+            await press(alice, hand_message(world, alice, game_id), "P")
+            if kinds["search"] >= 2:
+                break
+        assert kinds["search"] >= 2, kinds
 
 
 async def test_a_searched_hint_is_answered_at_once_and_arrives_as_its_own_change(tmp_path):
@@ -163,63 +174,52 @@ async def test_a_searched_hint_is_answered_at_once_and_arrives_as_its_own_change
     # search whose moment passed (Alice played meanwhile) is dropped, changing nothing
     from bot.i18n import t
 
-    async with FakeTelegram() as world:
-        world.settle_timeout = 120
-        alice = world.user("Alice", language_code="zh-hans")
-        group = world.group("牌桌", admins=[alice])
-        async with running_bot(world, tmp_path / "db", seed=SEED) as app:
-            svc = service(app)
-            hands = app.bot_data.hands
-            game_id = await start_with_computers(world, app, group, alice)
-            game = svc.games[game_id]
-            real = hands.computers
-            gate = asyncio.Event()
-            asked: list[int] = []
+    async with alice_and_three_computers_at_normal(tmp_path) as (world, app, alice, game_id, game):
+        hands = app.bot_data.hands
+        real = hands.computers
+        gate = asyncio.Event()
+        asked: list[int] = []
 
-            class Held:  # the Hint's search, held until the test lets go (the computers'
-                # moves ask the same pool through the timers, not through this)
-                async def act(self, strength, obs, rng):
-                    asked.append(obs.seat)
-                    action = await real.act(strength, obs, rng)
-                    await gate.wait()
-                    return action
+        class Held:  # the Hint's search, held until the test lets go (the computers'
+            # moves ask the same pool through the timers, not through this)
+            async def act(self, strength, obs, rng):
+                asked.append(obs.seat)
+                action = await real.act(strength, obs, rng)
+                await gate.wait()
+                return action
 
-            hands.computers = Held()
+        hands.computers = Held()
 
-            def hers(g) -> bool:
-                hand = g.match.hand
-                return hand.phase == "playing" and hand.turn == 0
-
-            for stale in (False, True):
-                await play_out(world, app, game_id, {0: alice}, stop=hers)
-                gate.clear()
-                asked.clear()
-                game.rec.seats[0].hint = None
-                msg = hand_message(world, alice, game_id)
-                first = await press(alice, msg, "H", settle=False)
-                await wait_for(world, lambda r=first: r.answered)
-                assert first.text == t("zh", "hint.thinking")
-                assert game.rec.seats[0].hint is None  # not yet: the search is held
-                again = await press(alice, msg, "H", settle=False)
-                await wait_for(world, lambda r=again: r.answered)
-                assert again.text == t("zh", "hint.thinking") and asked == [0]
-                if stale:  # Alice plays (as her Mini App would) before the suggestion comes
-                    hand = game.match.hand
-                    version = hand.version
-                    cards = suggest(hand.observation(0), random.Random(1))
-                    play = Play(alice.id, hand.hand_number, version, cards=tuple(cards))
-                    await hands.press(game, play)
-                    assert game.match.hand.version > version
-                    await world.settle()
-                    selection = list(game.rec.seats[0].selection)
-                gate.set()
+        for stale in (False, True):
+            await play_out(world, app, game_id, {0: alice}, stop=hers)
+            gate.clear()
+            asked.clear()
+            game.rec.seats[0].hint = None
+            msg = hand_message(world, alice, game_id)
+            first = await press(alice, msg, "H", settle=False)
+            await wait_for(world, lambda r=first: r.answered)
+            assert first.text == t("zh", "hint.thinking")
+            assert game.rec.seats[0].hint is None  # not yet: the search is held
+            again = await press(alice, msg, "H", settle=False)
+            await wait_for(world, lambda r=again: r.answered)
+            assert again.text == t("zh", "hint.thinking") and asked == [0]
+            if stale:  # Alice plays (as her Mini App would) before the suggestion comes
+                hand = game.match.hand
+                version = hand.version
+                cards = suggest(hand.observation(0), random.Random(1))
+                play = Play(alice.id, hand.hand_number, version, cards=tuple(cards))
+                await hands.press(game, play)
+                assert game.match.hand.version > version
                 await world.settle()
-                hint = game.rec.seats[0].hint
-                if stale:
-                    assert hint is None and game.rec.seats[0].selection == selection
-                else:
-                    assert hint is not None and hint.version == game.match.hand.version
-                    assert sorted(game.rec.seats[0].selection) == sorted(hint.cards)
-                    assert "💡" in hand_message(world, alice, game_id).text
-                    await press(alice, hand_message(world, alice, game_id), "P")
-                    await world.settle()
+                selection = list(game.rec.seats[0].selection)
+            gate.set()
+            await world.settle()
+            hint = game.rec.seats[0].hint
+            if stale:
+                assert hint is None and game.rec.seats[0].selection == selection
+            else:
+                assert hint is not None and hint.version == game.match.hand.version
+                assert sorted(game.rec.seats[0].selection) == sorted(hint.cards)
+                assert "💡" in hand_message(world, alice, game_id).text
+                await press(alice, hand_message(world, alice, game_id), "P")
+                await world.settle()
