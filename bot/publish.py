@@ -422,9 +422,9 @@ class HandInput:
         self, tables: Tables, publisher: Publisher, computers: Computers | None = None
     ) -> None:
         self.tables, self.publisher, self.computers = tables, publisher, computers
-        # searched Hints in flight, one a (game, seat): a press is answered at once and the
-        # search's selection arrives as the DM's (and the app's) next change
-        self.hinting: dict[tuple[int, int], asyncio.Task[None]] = {}
+        # searched Hints in flight, one a (game, seat, hand, version): a press is answered
+        # at once and the search's selection arrives as the DM's (and the app's) next change
+        self.hinting: dict[tuple[int, int, int, int], asyncio.Task[None]] = {}
 
     async def press(
         self,
@@ -459,9 +459,10 @@ class HandInput:
     def _hint_later(self, game: Game, hint: Hint, seat: int) -> Answer:
         """Answer the press now ("thinking"); the search runs meanwhile and its play is
         selected by a change of its own, taken only if the hand is still where it was
-        (else it is dropped: the moment it was for has passed). A second Hint while one
-        is thinking starts nothing more."""
-        key = (game.rec.id, seat)
+        (else it is dropped: the moment it was for has passed). A second Hint at the same
+        moment while one is thinking starts nothing more."""
+        hand = game.match.hand if game.match is not None else None
+        key = (game.rec.id, seat, hand.hand_number if hand else 0, hand.version if hand else 0)
         if key not in self.hinting:
             task = asyncio.create_task(self._search_hint(game, hint, seat))
             self.hinting[key] = task
