@@ -218,6 +218,9 @@ function show(view) {
     state.note = null;
     state.showKitty = false;
   }
+  // an answer belongs to the moment it answered: a new phase (the window passed, the
+  // bury done) asks something else, so the prompt says that instead
+  if (sameHand && old.phase !== view.phase && state.note && !state.note.alert) state.note = null;
   if (sameHand && view.tricks_done > old.tricks_done && view.last) {
     state.hold = { trick: view.last, until: performance.now() + HOLD_MS }; // the trick just won
     for (const ms of [HOLD_MY_TURN_MS, HOLD_MS]) setTimeout(tick, ms + 5); // gives way on time
