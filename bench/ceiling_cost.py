@@ -32,8 +32,8 @@ Figures, 2026-12-02 (普通, the CPU clock; bench/results/issue29-ceiling-cost-*
     with 364 hands run two at a time beside other work added (804 hands)
       cut 3.21%, changed 106;  +0.39 ± 0.83 [-0.44, +1.21] points
 
-Consistent with no cost; not shown below 1 point at 95%. Of the 57 changes alone: 41
-card plays (+140 points in all), 8 shows (-55), 4 buries (+20).
+Consistent with no cost; not shown below 1 point at 95%. Of the 57 changes alone: 45
+card plays (+155 points in all), 8 shows (-55), 4 buries (+20).
 """
 
 from __future__ import annotations
