@@ -454,6 +454,8 @@ class HandInput:
         hand = match.hand
         if seat is None or hand.phase != "playing" or hand.turn != seat or rec.paused:
             return None
+        if hint.old_message or hint.hand != hand.hand_number:
+            return None  # refused by the table at once, with its own words
         return seat
 
     def _hint_later(self, game: Game, hint: Hint, seat: int) -> Answer:

@@ -17,7 +17,7 @@ import engine.players
 from bot import computer
 from bot.fake_telegram import FakeTelegram
 from bot.table import clock
-from bot.table.commands import Play
+from bot.table.commands import Hint, Play
 from engine.players.heuristic import suggest
 from tests.e2e.harness import (
     DEFAULT_SEED,
@@ -132,7 +132,10 @@ async def alice_and_three_computers_at_normal(tmp_path) -> AsyncIterator[tuple[A
         world.settle_timeout = 120
         alice = world.user("Alice", language_code="zh-hans")
         group = world.group("牌桌", admins=[alice])
-        async with running_bot(world, tmp_path / "db", seed=SEED) as app:
+        # the wall-clock ceiling out of reach: on a busy test machine it would cut the
+        # Hint's search to the heuristic's play (what these tests look at is the search's)
+        ceiling = {"computer_wall_factor": 30.0, "computer_wall_max_seconds": 2.0}
+        async with running_bot(world, tmp_path / "db", seed=SEED, **ceiling) as app:
             game_id = await start_with_computers(world, app, group, alice)
             yield world, app, alice, game_id, service(app).games[game_id]
 
@@ -195,6 +198,17 @@ async def test_a_searched_hint_is_answered_at_once_and_arrives_as_its_own_change
             gate.clear()
             asked.clear()
             game.rec.seats[0].hint = None
+            hand = game.match.hand
+            refused = (
+                (Hint(alice.id, hand.hand_number + 1, hand.version), "stale"),
+                (
+                    Hint(alice.id, hand.hand_number, hand.version, old_message=True),
+                    "dm.old_message",
+                ),
+            )
+            for command, words in refused:  # the table's own answer at once, no search
+                answer = await hands.press(game, command)
+                assert answer.text == t("zh", words) and asked == []
             msg = hand_message(world, alice, game_id)
             first = await press(alice, msg, "H", settle=False)
             await wait_for(world, lambda r=first: r.answered)
