@@ -41,7 +41,7 @@ from bot.computer import Computers, searches
 from bot.config import Settings
 from bot.history import Charted
 from bot.i18n import t
-from bot.live import Answer, Game, Tables
+from bot.live import Answer, Game, StepFailed, Tables
 from bot.messages import Clock, Content, slot_key
 from bot.models import GameRecord
 from bot.outbox import Outboxes, Slot
@@ -480,6 +480,8 @@ class HandInput:
         try:
             action = await self.computers.act(rec.computer_strength, match.observation(seat), rng)
             await self.tables.change(game, replace(hint, searched=(version, action)))
+        except StepFailed:
+            pass  # logged once with the game's id; the game is as it was saved
         except Exception:  # the press was answered; the DM simply shows no suggestion
             log.exception("game %s: a searched hint failed", rec.id)
 
