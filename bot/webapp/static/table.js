@@ -981,7 +981,9 @@ async function act(action, extra) {
     else if (answer.text && action === "hint" && !hinted) note(answer.text, false); // thinking
     else if (answer.text && !["hint", "play"].includes(action)) note(answer.text, false);
     state.busy = false;
-    show(answer.view);
+    // a Hint answered before its search ended changed nothing yet: its view may even be
+    // older than one the stream brought meanwhile (with the suggestion), so it is not shown
+    if (action !== "hint" || hinted) show(answer.view);
     if (hinted) {
       state.sel = positions(answer.view.me.hand, answer.view.me.selection);
       render();
