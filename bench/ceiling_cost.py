@@ -97,13 +97,20 @@ def points_for(state: HandState, seat: int) -> int:
 
 
 def one_hand(
-    seed: int, player: SearchPlayer, clock: Callable[[], float], batch: int, rules: RuleSet
-) -> tuple[list[int], list[tuple[str, int, int]]]:
-    """([searched, cut, changed, cost], [(phase, seat, cost) per change])."""
+    seed: int,
+    player: SearchPlayer,
+    clock: Callable[[], float],
+    batch: int,
+    rules: RuleSet,
+    playouts: int = 1,
+) -> tuple[list[float], list[tuple[str, int, float]]]:
+    """([searched, cut, changed, cost], [(phase, seat, cost) per change]). A change's cost
+    is the mean over ``playouts`` continuations: the first with the hand's own streams,
+    the others with streams of their own (the same for both choices)."""
     state = HandState.new(rules, seed, 2, 0, [3, 3])
     rngs = [random.Random(seed * 4 + s) for s in range(4)]
-    counts = [0, 0, 0, 0]
-    changes: list[tuple[str, int, int]] = []
+    counts: list[float] = [0, 0, 0, 0]
+    changes: list[tuple[str, int, float]] = []
 
     def decide(seat: int) -> Action:
         obs = state.observation(seat)
@@ -128,27 +135,17 @@ def one_hand(
         free, walled = runs["free"], runs["walled"]
         if _key(free) != _key(walled):
             counts[2] += 1
-            values = []
-            for choice in (free, walled):
-                branch = state.model_copy(deep=True)
-                streams = [random.Random() for _ in range(4)]
-                for s, r in zip(streams, rngs, strict=True):
-                    s.setstate(r.getstate())
-                if isinstance(choice, Show) or state.phase != "dealing":
-                    branch.apply(choice)
-                if state.phase == "dealing":
-                    # the rest of this batch's shows, then the hand
-                    for other in range(seat + 1, 4):
-                        if branch.phase == "dealing" and branch.observation(other).show_options:
-                            a = player(
-                                branch.observation(other),
-                                random.Random(streams[other].getrandbits(32)),
-                            )
-                            if isinstance(a, Show):
-                                branch.apply(a)
-                finish(branch, player, streams, batch)
-                values.append(points_for(branch, seat))
-            cost = values[0] - values[1]
+            diffs = []
+            for k in range(playouts):
+                values = []
+                for choice in (free, walled):
+                    values.append(
+                        play_on(
+                            state, seat, choice, player, _streams(rngs, seed, counts[0], k), batch
+                        )
+                    )
+                diffs.append(values[0] - values[1])
+            cost = statistics.fmean(diffs)
             counts[3] += cost
             changes.append((obs.phase, seat, cost))
         return free
@@ -158,6 +155,39 @@ def one_hand(
     return counts, changes
 
 
+def _streams(rngs: list[random.Random], seed: int, decision: float, k: int) -> list[random.Random]:
+    """The seats' streams for continuation ``k``: copies of the hand's own for the first."""
+    if k == 0:
+        streams = [random.Random() for _ in range(4)]
+        for s, r in zip(streams, rngs, strict=True):
+            s.setstate(r.getstate())
+        return streams
+    return [random.Random(f"{seed}:{decision:g}:{k}:{s}") for s in range(4)]
+
+
+def play_on(
+    state: HandState,
+    seat: int,
+    choice: Action,
+    player: SearchPlayer,
+    streams: list[random.Random],
+    batch: int,
+) -> int:
+    """The deciding team's points when the hand goes on from ``choice``."""
+    branch = state.model_copy(deep=True)
+    if isinstance(choice, Show) or state.phase != "dealing":
+        branch.apply(choice)
+    if state.phase == "dealing":
+        # the rest of this batch's shows, then the hand
+        for other in range(seat + 1, 4):
+            if branch.phase == "dealing" and branch.observation(other).show_options:
+                a = player(branch.observation(other), random.Random(streams[other].getrandbits(32)))
+                if isinstance(a, Show):
+                    branch.apply(a)
+    finish(branch, player, streams, batch)
+    return points_for(branch, seat)
+
+
 def _key(action: Action) -> tuple[object, ...]:
     """An action without its reason (the reason's figures differ when fewer worlds were
     met, the choice may not)."""
@@ -165,11 +195,11 @@ def _key(action: Action) -> tuple[object, ...]:
     return (type(action).__name__, tuple(sorted(cards)) if cards is not None else None)
 
 
-def summarize(rows: list[list[int]], title: str) -> None:
+def summarize(rows: list[list[float]], title: str) -> None:
     costs = [r[4] for r in rows]
     m = statistics.fmean(costs)
     half = 1.96 * statistics.stdev(costs) / len(costs) ** 0.5 if len(costs) > 1 else float("nan")
-    searched, cut, changed = (sum(r[i] for r in rows) for i in (1, 2, 3))
+    searched, cut, changed = (int(sum(r[i] for r in rows)) for i in (1, 2, 3))
     print(f"{title}: {len(rows)} hands, {searched} searched decisions")
     print(
         f"  cut by the ceiling {cut} ({100 * cut / max(1, searched):.2f}%), choice changed {changed}"
@@ -188,11 +218,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--deal-batch", type=int, default=3)
     ap.add_argument("--preset", default="classic")
     ap.add_argument("--log", default=None)
+    ap.add_argument(
+        "--playouts",
+        type=int,
+        default=1,
+        help="continuations averaged for a changed choice's cost (less noise a change)",
+    )
     ap.add_argument("--summarize", default=None, metavar="LOG")
     args = ap.parse_args(argv)
     if args.summarize:
         with open(args.summarize) as f:
-            rows = [[int(x) for x in line.split()] for line in f if line[:1].isdigit()]
+            rows = [[float(x) for x in line.split()] for line in f if line[:1].isdigit()]
         summarize(rows, args.summarize)
         return
     player = player_for(args.strength)
@@ -201,12 +237,15 @@ def main(argv: list[str] | None = None) -> None:
     rows = []
     log = open(args.log, "a") if args.log else None  # noqa: SIM115
     for seed in range(args.first, args.first + args.hands):
-        counts, changes = one_hand(seed, player, CLOCKS[args.clock], args.deal_batch, rules)
+        counts, changes = one_hand(
+            seed, player, CLOCKS[args.clock], args.deal_batch, rules, args.playouts
+        )
         rows.append([seed, *counts])
         if log:
-            log.write(" ".join(str(x) for x in rows[-1]) + "\n")
+            seed_, searched, cut, changed, cost = rows[-1]
+            log.write(f"{seed_:.0f} {searched:.0f} {cut:.0f} {changed:.0f} {cost:g}\n")
             for phase, seat, cost in changes:
-                log.write(f"  change {phase} {seat} {cost}\n")
+                log.write(f"  change {phase} {seat} {cost:g}\n")
             log.flush()
     summarize(rows, f"{args.strength}, ceiling on the {args.clock} clock")
 
