@@ -228,6 +228,12 @@ def _penalty(points: Points, lang: str) -> str:
 def points_context(points: Points, lang: str) -> str:
     """What the points mean: how far 80 (the take-over) is, the next threshold of the
     level table ("" when neither applies)."""
+    return " · ".join(points_context_parts(points, lang))
+
+
+def points_context_parts(points: Points, lang: str) -> list[str]:
+    """:func:`points_context`'s parts, each a phrase that reads whole (the Mini App
+    breaks a narrow line between them, not inside one)."""
     context = []
     if points.to_take_over:
         more, need = points.to_take_over, points.take_over
@@ -236,7 +242,7 @@ def points_context(points: Points, lang: str) -> str:
     if step is not None and step[0] != points.take_over:
         at, side, steps = step
         context.append(t(lang, f"dm.points.next.{side}", at=at, steps=steps))
-    return " · ".join(context)
+    return context
 
 
 def table_message(

@@ -20,7 +20,7 @@ from bot.render.reasons import reason_line
 from bot.render.table import (
     dealer_team_line,
     name_of,
-    points_context,
+    points_context_parts,
     result_lines,
     trump_label,
 )
@@ -96,7 +96,7 @@ def _points(points: Points, lang: str) -> dict[str, Any]:
         "next": None if step is None else step[0],  # where the level table changes
         "penalty": points.penalty,
         # what the total means, in the DM's words: the take-over, the next threshold
-        "context": points_context(points, lang),
+        "context": points_context_parts(points, lang),
         "cards": _cards(points.won, lang),
     }
 

@@ -115,6 +115,16 @@ LAYOUT = """() => {
       if (w > 1 && h > 1) out.push(`"${a.textContent.slice(0, 20)}" overlaps "${b.textContent.slice(0, 20)}"`);
     }
   }
+  for (const phrase of document.querySelectorAll("#points .ctx, #points .ctx span")) {  // what the points mean, whole
+    if (!shown(phrase)) continue;
+    const whole = phrase.cloneNode(true);  // its text on one line, nothing clipped: the width it needs
+    whole.style.cssText = "position:absolute;visibility:hidden;white-space:nowrap;width:auto;max-width:none;overflow:visible;display:inline";
+    phrase.parentNode.append(whole);
+    const need = whole.getBoundingClientRect().width;
+    whole.remove();
+    if (need > phrase.getBoundingClientRect().width + 0.01 && phrase.children.length === 0)  // 0.1 px over: an ellipsis
+      out.push(`"${phrase.textContent}" is cut`);
+  }
   for (const label of document.querySelectorAll("#hand .label")) {  // "From the kitty" on top
     const r = box(label);
     const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);

@@ -407,10 +407,14 @@ function renderPoints(v) {
     pen.textContent = T("webapp.penalty", { n: p.penalty });
     box.append(pen);
   }
-  if (p.context) { // what the total means: the take-over, what changes next and where
+  if (p.context && p.context.length) { // what the total means: the take-over, what changes next and where
     const ctx = document.createElement("span");
     ctx.className = "ctx";
-    ctx.textContent = p.context;
+    p.context.forEach((phrase, i) => { // a narrow screen breaks the line between phrases, not inside one
+      const part = document.createElement("span");
+      part.textContent = i ? `· ${phrase}` : phrase;
+      ctx.append(part);
+    });
     box.append(ctx);
   }
   const bar = document.createElement("div");
