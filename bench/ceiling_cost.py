@@ -1,7 +1,7 @@
 """What the bot's wall-clock ceiling costs a computer, decision by decision.
 
     .venv/bin/python bench/ceiling_cost.py [--strength normal] [--hands 200] [--first 43000]
-        [--clock cpu|wall] [--log decisions.txt] [--summarize decisions.txt]
+        [--clock cpu|wall] [--playouts 4] [--log decisions.txt] [--summarize decisions.txt]
 
 Duplicate play of a player against itself with the ceiling (``bot:normal,wall0`` against
 ``bot:normal,fresh``) cannot show a small cost: one cut decision that chose otherwise
@@ -10,15 +10,22 @@ sends the rest of the hand elsewhere, so a pair differs by the whole spread of a
 some 14,000 pairs. The ceiling acts only through the decisions it changes, so this
 bench looks at those alone. It plays hands with the bot's player of ``--strength``
 (each decision with a random stream of its own, as the bot calls it, and the worker's
-``settle`` after it) and decides every searched decision twice from the same stream:
-without a ceiling and with the bot's (1.5 times its budget, at most 2 s), on this
-thread's CPU clock (``--clock cpu``: what the wall clock of an idle machine reads; the
-machine is shared) or the wall clock. The two run in alternating order, so neither
-always meets warmer caches. Where the choices differ, the hand is played on from each
-choice by the same players with the same streams, and the difference in the deciding
-team's points is that change's cost. A hand's cost is the sum over its changed
-decisions (every seat's); the mean over hands estimates what the ceiling costs per deal
-pair (in a pair, each side makes about one hand's decisions), with a 95% interval.
+``settle`` after it) and decides every searched decision once, timed as the bot times
+it (the ceiling: 1.5 times its budget, at most 2 s) on this thread's CPU clock
+(``--clock cpu``: what the wall clock of an idle machine reads; the machine is shared)
+or the wall clock, with a deadline that stops nothing but notes at which of the
+search's looks at it the clock had passed the ceiling (:class:`Shadow`). Where it had,
+the ceiling would have cut that decision there: it is decided again from the same
+stream with a deadline that passes at that very look (:class:`AtLook`), which is the
+decision the cut search makes (a test checks both against a clock's deadline). Where
+the two choices differ, the hand is played on from each by the same players with the
+same streams (and ``--playouts`` - 1 more times with other streams, the same for both
+choices), and the mean difference in the deciding team's points is that change's cost.
+A hand's cost is the sum over its changed decisions (every seat's); the mean over hands
+estimates what the ceiling costs per deal pair (in a pair, each side makes about one
+hand's decisions), with a 95% interval. (Until 2026-12-02 13:35 UTC the bench decided
+every searched decision twice, with and without a real deadline, in alternating order,
+and played each change on once: the figures below up to 804 hands.)
 
 The hand goes on with the decision made without a ceiling, so every hand is the one the
 uncut player would play. ``--log`` writes one line per hand (seed, searched decisions,
@@ -121,18 +128,15 @@ def one_hand(
             settle()
             return action
         limit = ceiling(player, obs, WALL_FACTOR, WALL_MAX_SECONDS)
-        runs: dict[str, Action] = {}
-        order = ("free", "walled") if counts[0] % 2 == 0 else ("walled", "free")
-        for kind in order:
-            start = clock()
-            if kind == "free":
-                runs[kind] = player(obs, random.Random(bits))
-            else:
-                runs[kind] = player(obs, random.Random(bits), Deadline(start + limit, clock))
-                counts[1] += clock() - start >= limit
-            settle()
+        shadow = Shadow(clock() + limit, clock)
+        free = player(obs, random.Random(bits), shadow)
+        settle()
         counts[0] += 1
-        free, walled = runs["free"], runs["walled"]
+        if shadow.crossed is None:
+            return free
+        counts[1] += 1  # the ceiling would have cut it: decide as the cut search would have
+        walled = player(obs, random.Random(bits), AtLook(shadow.crossed))
+        settle()
         if _key(free) != _key(walled):
             counts[2] += 1
             diffs = []
@@ -153,6 +157,40 @@ def one_hand(
     while state.phase != "done":
         step(state, decide, batch)
     return counts, changes
+
+
+class Shadow(Deadline):
+    """A deadline that never stops a search but notes at which of the search's looks at
+    it the clock had passed it (``crossed``, counting from 1; None: never)."""
+
+    __slots__ = ("crossed", "looks")
+
+    def __init__(self, at: float, clock: Callable[[], float]) -> None:
+        super().__init__(at, clock)
+        self.looks = 0
+        self.crossed: int | None = None
+
+    def passed(self) -> bool:
+        self.looks += 1
+        if self.crossed is None and self.clock() >= self.at:
+            self.crossed = self.looks
+        return False
+
+
+class AtLook(Deadline):
+    """A deadline that passes at the search's ``n``-th look at it (no clock): the same
+    stream then makes the decision that a search cut at that look made."""
+
+    __slots__ = ("looks", "n")
+
+    def __init__(self, n: int) -> None:
+        super().__init__(0.0)
+        self.n = n
+        self.looks = 0
+
+    def passed(self) -> bool:
+        self.looks += 1
+        return self.looks >= self.n
 
 
 def _streams(rngs: list[random.Random], seed: int, decision: float, k: int) -> list[random.Random]:
