@@ -125,6 +125,17 @@ LAYOUT = """() => {
     if (need > phrase.getBoundingClientRect().width + 0.01 && phrase.children.length === 0)  // 0.1 px over: an ellipsis
       out.push(`"${phrase.textContent}" is cut`);
   }
+  for (const who of document.querySelectorAll("#shows .line > span")) {  // "电脑2 加固": no word broken
+    const texts = document.createTreeWalker(who, NodeFilter.SHOW_TEXT);
+    for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+      for (const word of node.textContent.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        if (range.getClientRects().length > 1) out.push(`"${word[0]}" is broken over two lines`);
+      }
+    }
+  }
   for (const label of document.querySelectorAll("#hand .label")) {  // "From the kitty" on top
     const r = box(label);
     const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);

@@ -537,7 +537,7 @@ function renderMiddle(v, shown) {
     for (const s of v.shows.slice(-3)) {
       const line = document.createElement("div");
       line.className = "line";
-      line.innerHTML = `<span>${nameOf(s.seat)} ${s.action}</span>`;
+      line.innerHTML = `<span class="who">${nameOf(s.seat)} ${s.action}</span>`;
       line.append(cardsEl(s.cards, true));
       shows.append(line);
     }
