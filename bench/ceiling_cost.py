@@ -33,14 +33,21 @@ cut, changed, cost) and one per change (``  change phase seat cost``).
 
 Figures, 2026-12-02 (普通, the CPU clock; bench/results/issue29-ceiling-cost-*.txt):
 
-    alone on the 2-core machine, seeds 43800-44239 (440 hands)
-      cut 933 of 31,380 searched decisions (2.97%), choice changed 57
+    each decision twice (until 13:35), alone on the 2-core machine, seeds 43800-44239
+      cut 933 of 31,380 searched decisions (2.97%), choice changed 57 (440 hands)
       cost per deal pair  +0.27 ± 1.12 [-0.85, +1.39] points
-    with 364 hands run two at a time beside other work added (804 hands)
-      cut 3.21%, changed 106;  +0.39 ± 0.83 [-0.44, +1.21] points
+    each decision once, as the bot decides (--playouts 4), alone, seeds 46000-46062
+      cut 254 of 4,490 (5.66%), choice changed 19 (63 hands)
+      cost per deal pair  -0.26 ± 2.86 [-3.12, +2.60] points
+    both methods with other processes busy on the machine (more cuts), 511 hands
+      cut 6.04%, changed 135;  +0.29 ± 1.35 [-1.06, +1.63] points
 
-Consistent with no cost; not shown below 1 point at 95%. Of the 57 changes alone: 45
-card plays (+155 points in all), 8 shows (-55), 4 buries (+20).
+Consistent with no cost; not shown below 1 point at 95%. Deciding each decision twice
+understated how often the ceiling cuts: the second run of a decision meets the engine's
+caches warm and finishes sooner, and the walled run came second in half the decisions. A
+decision made once (the bot makes each once) is cut at a load of 0 about twice as often
+(5.7% of searched decisions, 0.3 changed choices a hand): at that rate, ~1,000 hands
+alone (~3 hours of the machine) would tell a cost of 1 point from none.
 """
 
 from __future__ import annotations
