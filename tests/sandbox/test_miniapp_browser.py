@@ -115,14 +115,16 @@ LAYOUT = """() => {
       if (w > 1 && h > 1) out.push(`"${a.textContent.slice(0, 20)}" overlaps "${b.textContent.slice(0, 20)}"`);
     }
   }
-  for (const phrase of document.querySelectorAll("#points .ctx, #points .ctx span")) {  // what the points mean, whole
-    if (!shown(phrase)) continue;
+  // the header (hand, trump, both levels) and what the points mean: never cut by an ellipsis
+  for (const phrase of document.querySelectorAll("#info, #info > span, #points .ctx, #points .ctx span")) {
+    if (!shown(phrase) || getComputedStyle(phrase).whiteSpace !== "nowrap") continue;  // lines that wrap
     const whole = phrase.cloneNode(true);  // its text on one line, nothing clipped: the width it needs
     whole.style.cssText = "position:absolute;visibility:hidden;white-space:nowrap;width:auto;max-width:none;overflow:visible;display:inline";
-    phrase.parentNode.append(whole);
+    const has = phrase.getBoundingClientRect().width;
+    phrase.before(whole);  // in its place: what styles a part after another styles it alike
     const need = whole.getBoundingClientRect().width;
     whole.remove();
-    if (need > phrase.getBoundingClientRect().width + 0.01 && phrase.children.length === 0)  // 0.1 px over: an ellipsis
+    if (need > has + 0.01)  // 0.1 px over: an ellipsis
       out.push(`"${phrase.textContent}" is cut`);
   }
   for (const who of document.querySelectorAll("#shows .line > span")) {  // "电脑2 加固": no word broken

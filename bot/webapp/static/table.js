@@ -388,7 +388,8 @@ function renderBar(v) {
   parts.push(levels.join(" "));
   if (!v.me) parts.push(T("webapp.watching"));
   if (v.paused) parts.push(T("webapp.paused"));
-  $("info").innerHTML = parts.join(" · ");
+  // each part whole: a narrow screen breaks the line between parts, never cuts the levels
+  $("info").innerHTML = parts.map((part) => `<span>${part}</span>`).join("");
 }
 
 function renderPoints(v) {
