@@ -74,7 +74,7 @@ BACK = "#tg-back-button"
 # what a player cannot read, as a list of problems: the primary action, the clock, the
 # trump and the current trick outside the viewport (above Telegram's buttons), a page that
 # scrolls, boxes of text that overlap, a card that hides the rank of the card it covers
-LAYOUT = """() => {
+LAYOUT = r"""() => {
   const vw = innerWidth, vh = innerHeight, out = [];
   const box = (el) => el.getBoundingClientRect();
   const shown = (el) => { const r = box(el); return r.width > 0 && r.height > 0; };
