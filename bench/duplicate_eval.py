@@ -192,12 +192,15 @@ tuning on 30000+, evaluation on 40000+, 41000+ and 42000+, none used before):
       hands won by A        61.9% ± 3.0% of 1000
       (before: +18.0 ± 6.1 over 150 pairs; the bar: >= +25 with a 95% lower bound > +15;
       the first 376 pairs alone: +27.46 ± 4.73)
-    --a bot:normal --b bot:hard (普通 against 困难, 300 ms; 163 pairs, seeds 41000-41162:
-    the first 52 one pair after every 6-12 above, the rest on 2026-12-02 11:42-12:07 UTC
-    with --jobs 2; bench/results/issue29-normal-vs-hard.txt; not yet 500)
-      points per deal pair  -18.19 ± 6.39 [-24.59, -11.80]
-      levels per deal pair   -0.42 ± 0.17 [-0.59, -0.24]
-      hands won by A        45.1% ± 5.4% of 326
+    --a bot:normal --b bot:hard (普通 against 困难, 300 ms; 500 pairs, seeds 41000-41499:
+    the first 52 one pair after every 6-12 above, 111 on 2026-12-02 11:42-12:07 UTC and
+    337 on 13:19-15:16 UTC with --jobs 1-2, at 7970854 and after (no decision changed);
+    every pair in bench/results/issue29-normal-vs-hard.txt)
+      points per deal pair  -19.24 ± 3.63 [-22.87, -15.61]  (A defending -89.82,
+                                                            attacking +70.58)
+      levels per deal pair   -0.48 ± 0.10 [-0.58, -0.38]
+      hands won by A        42.0% ± 3.1% of 1000
+      (the first 163 pairs alone: -18.19 ± 6.39)
       (the first 52 pairs alone: -18.17 ± 10.73)
     --a bot:normal,wall0 --b bot:normal,fresh (the wall-clock ceiling at a load of 0: on
     the thread's CPU clock; 70 pairs, seeds 42000-42069, 27 of them differing;
