@@ -36,18 +36,20 @@ Figures, 2026-12-02 (普通, the CPU clock; bench/results/issue29-ceiling-cost-*
     each decision twice (until 13:35), alone on the 2-core machine, seeds 43800-44239
       cut 933 of 31,380 searched decisions (2.97%), choice changed 57 (440 hands)
       cost per deal pair  +0.27 ± 1.12 [-0.85, +1.39] points
-    each decision once, as the bot decides (--playouts 4), alone, seeds 46000-46062
-      cut 254 of 4,490 (5.66%), choice changed 19 (63 hands)
-      cost per deal pair  -0.26 ± 2.86 [-3.12, +2.60] points
+    each decision once, as the bot decides (--playouts 4), alone, seeds 46000-46390
+      cut 667 of 27,750 (2.40%), choice changed 45 (391 hands)
+      cost per deal pair  +0.11 ± 0.67 [-0.56, +0.77] points
+      of which on a quiet machine (seeds 46063-46390, 328 hands): cut 1.78%, changed 26,
+      +0.18 ± 0.57 [-0.40, +0.75]; the first 63 hands' cores were shared outside this
+      machine (half the speed, cut 5.66%): -0.26 ± 2.86
     both methods with other processes busy on the machine (more cuts), 511 hands
       cut 6.04%, changed 135;  +0.29 ± 1.35 [-1.06, +1.63] points
 
-Consistent with no cost; not shown below 1 point at 95%. Deciding each decision twice
-understated how often the ceiling cuts: the second run of a decision meets the engine's
-caches warm and finishes sooner, and the walled run came second in half the decisions. A
-decision made once (the bot makes each once) is cut at a load of 0 about twice as often
-(5.7% of searched decisions, 0.3 changed choices a hand): at that rate, ~1,000 hands
-alone (~3 hours of the machine) would tell a cost of 1 point from none.
+Shown below 1 point at 95% for decisions made once, as the bot makes them. Deciding
+each decision twice met the engine's caches warm the second time (the walled run came
+second in half the decisions); how often the ceiling cuts depends most on what else
+shares the cores (1.8% on a quiet machine, 5.7% when the host was busy, 10-15% with
+three busy processes on the two cores).
 """
 
 from __future__ import annotations

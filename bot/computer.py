@@ -34,14 +34,13 @@ search decision therefore also gets a wall-clock ceiling (``COMPUTER_WALL_FACTOR
 its budget, at most ``COMPUTER_WALL_MAX_SECONDS``), counted from when the bot asks (time
 waiting for a free worker counts): it stops at its budget of work or at the ceiling,
 whichever comes first (``engine.players.deadline``). A decision cut short by the ceiling
-is no longer a function of the seed alone. On an idle host it binds on ~6% of 普通's
+is no longer a function of the seed alone. On an idle host it binds on ~2% of 普通's
 searched decisions (by the thread's CPU clock; a decision made once, its sub-questions not
-yet cached, takes median 1.0 and p90 1.5 times its budget) and changes ~0.3 choices a
+yet cached, takes median 1.0 and p90 1.5 times its budget) and changes ~0.1 choices a
 hand; what that costs, by ``bench/ceiling_cost.py`` (the hand played on from both
-choices where they differ): -0.26 ± 2.86 points per deal pair over 63 hands alone,
-+0.27 ± 1.12 over 440 hands by an earlier method that cut half as often
-(``bench/results/issue29-ceiling-cost-*``): consistent with no cost, not yet shown
-below 1 point. At a load of 3-4 on 2 cores, 普通's and 困难's decisions took p95 0.29
+choices where they differ): +0.11 ± 0.67 points per deal pair [-0.56, +0.77] over 391
+hands alone on the machine (``bench/results/issue29-ceiling-cost-*``): below 1 point.
+At a load of 3-4 on 2 cores, 普通's and 困难's decisions took p95 0.29
 and 0.46 s, at most 0.46 and 0.68 s of wall time, and the deal's batches waited nothing
 past the pace (``bench/results/issue29-players-load4.txt``).
 
