@@ -69,14 +69,14 @@ from engine.events import (
 )
 from engine.ranking import TrumpContext
 from engine.reasons import Reason
-from engine.records import HandResult, PlayRecord, Trick, failed_throw_penalty
+from engine.records import HandResult, PlayRecord, Trick
 from engine.rules import RuleSet
 from engine.scoring import kitty_bonus_for_lead, settle_hand
 from engine.seats import Seat, team_of
 from engine.tricks import (
     check_follow,
     check_lead,
-    check_throw,
+    failed_throw,
     is_legal_follow,
     throw_beater,
     trick_winner,
@@ -546,28 +546,27 @@ class HandState(BaseModel):
         hand = self.hands[a.seat]
         cards = list(a.cards)
         record = PlayRecord(seat=a.seat, cards=cards, reason=a.reason)
+        failed = None
         if units is not None and len(units) > 1:
+            failed = failed_throw(ctx, self.rules, self.hands, a.seat, cards, self.defenders)
+        if failed is not None:
+            forced, penalty = failed
             others = [self.hands[(a.seat + i) % 4] for i in (1, 2, 3)]
-            forced = check_throw(ctx, cards, others)
-            if forced is not None:
-                shown = throw_beater(ctx, forced, others)
-                holder = None if shown is None else (a.seat + 1 + shown.holder) % 4
-                beaten_by = [] if shown is None else shown.cards
-                record = PlayRecord(
-                    seat=a.seat,
-                    cards=list(forced),
-                    attempted=cards,
-                    beaten_by=beaten_by,
-                    beaten_by_seat=holder,
-                    reason=a.reason,
-                )
-                penalty = failed_throw_penalty(self.rules, record, self.defenders)
-                self.penalty += penalty
-                out.append(
-                    ThrowFailed(
-                        a.seat, tuple(cards), tuple(forced), penalty, tuple(beaten_by), holder
-                    )
-                )
+            shown = throw_beater(ctx, forced, others)
+            holder = None if shown is None else (a.seat + 1 + shown.holder) % 4
+            beaten_by = [] if shown is None else shown.cards
+            record = PlayRecord(
+                seat=a.seat,
+                cards=list(forced),
+                attempted=cards,
+                beaten_by=beaten_by,
+                beaten_by_seat=holder,
+                reason=a.reason,
+            )
+            self.penalty += penalty
+            out.append(
+                ThrowFailed(a.seat, tuple(cards), tuple(forced), penalty, tuple(beaten_by), holder)
+            )
         for c in record.cards:
             hand.remove(c)
         trick.plays.append(record)

@@ -7,7 +7,9 @@
   and the first is :func:`engine.units.tractor_cover` of the play's pairs, so a
   follow is legal iff both equal what the whole hand could reach.
 - 8.2 (winner): :func:`trick_winner`, with shape-matching ruffs and over-ruffs.
-- 8.3 (throws): :func:`check_throw`; what a failed throw shows (13): :func:`throw_beater`.
+- 8.3 (throws): :func:`failed_throw` decides a lead whole (check, the forced unit, the
+  penalty) for the hand and for every computer player's playouts and endgames;
+  :func:`check_throw` is its check; what a failed throw shows (13): :func:`throw_beater`.
 
 Hands and plays are lists of card ids; these functions are on the computer
 players' hot path, so they work on counts and cached lead summaries.
@@ -32,6 +34,9 @@ from engine.errors import (
     IllegalAction,
 )
 from engine.ranking import TRUMP, TrumpContext
+from engine.rules import RuleSet
+from engine.scoring import throw_penalty
+from engine.seats import Seat, Team, team_of
 from engine.units import (
     Unit,
     best_placed_top,
@@ -310,8 +315,9 @@ def check_throw(
     """None if the throw is allowed (8.3), else the cards that must be played instead.
 
     Each unit must be the highest of its kind and size in its class against every
-    other hand. A failed throw forces its lowest beatable unit (by top, then the
-    smaller unit, then display order). A one-unit lead is always allowed.
+    other hand. A failed throw forces its lowest beatable unit: by top, then the
+    smaller unit, then the **last** in display order (RULES 8.3: of two off-suit
+    level singles ``7♥ 7♣`` it is ``7♣``). A one-unit lead is always allowed.
     """
     info = lead_summary(ctx, tuple(throw))
     if len(info.units) == 1:
@@ -341,8 +347,38 @@ def check_throw(
     if not beaten:
         return None
     key = ctx.sort_key
-    forced = min(beaten, key=lambda u: (u.top, u.pairs, key[u.cards[0]]))
+    forced = min(beaten, key=lambda u: (u.top, u.pairs, -key[u.cards[0]]))
     return list(forced.cards)
+
+
+class ThrowFailure(NamedTuple):
+    """A lead that failed as a throw (RULES 8.3): ``forced`` is what is played instead,
+    ``penalty`` the change to the attackers' points (positive when a defender failed)."""
+
+    forced: list[int]
+    penalty: int
+
+
+def failed_throw(
+    ctx: TrumpContext,
+    rules: RuleSet,
+    hands: Sequence[Sequence[int]],
+    seat: Seat,
+    lead: Sequence[int],
+    defenders: Team | None,
+) -> ThrowFailure | None:
+    """The one place a lead is decided as a throw (RULES 8.3): None if ``lead`` stands
+    (one unit, or every unit the highest of its kind against the other three of
+    ``hands``, indexed by seat), else the forced unit and the penalty for the cards
+    taken back. The hand and every search player's playouts and endgames call this."""
+    if len(lead) < 2:
+        return None
+    others = [hands[(seat + i) % 4] for i in (1, 2, 3)]
+    forced = check_throw(ctx, lead, others)
+    if forced is None:
+        return None
+    attacker = team_of(seat) != defenders
+    return ThrowFailure(forced, throw_penalty(rules, len(lead) - len(forced), attacker))
 
 
 class Beater(NamedTuple):

@@ -28,9 +28,9 @@ from engine.players.candidates import winner
 from engine.players.deadline import CHECK_NODES, Deadline, OutOfTime
 from engine.ranking import TrumpContext
 from engine.rules import RuleSet
-from engine.scoring import kitty_bonus_for_lead, throw_penalty
+from engine.scoring import kitty_bonus_for_lead
 from engine.seats import team_of
-from engine.tricks import check_throw, is_legal_follow
+from engine.tricks import failed_throw, is_legal_follow
 
 Hand = tuple[int, ...]
 INF = 10**6
@@ -165,12 +165,11 @@ class Solver:
         beta: int,
     ) -> int:
         gained = 0
-        if not trick and len(play) > 1:
-            others = [hands[(seat + i) % 4] for i in (1, 2, 3)]
-            forced = check_throw(self.ctx, play, others)
-            if forced is not None:
-                gained = throw_penalty(self.rules, len(play) - len(forced), self.attacker(seat))
-                play = tuple(forced)
+        if not trick:
+            failed = failed_throw(self.ctx, self.rules, hands, seat, play, self.defenders)
+            if failed is not None:
+                gained = failed.penalty
+                play = tuple(failed.forced)
         hands = tuple(_without(h, play) if s == seat else h for s, h in enumerate(hands))
         trick = (*trick, (seat, play))
         if len(trick) < 4:

@@ -20,8 +20,9 @@ from typing import Any
 from engine.cards import POINTS
 from engine.hand import Observation, team_of
 from engine.players.candidates import winner
-from engine.scoring import kitty_bonus_for_lead, throw_penalty
-from engine.tricks import check_throw
+from engine.records import failed_throw_penalty
+from engine.scoring import kitty_bonus_for_lead
+from engine.tricks import failed_throw
 
 Policy = Callable[[Observation, random.Random], list[int]]
 
@@ -48,10 +49,8 @@ def totals_so_far(obs: Observation) -> tuple[int, int]:
     for t in obs.tricks:
         if t.winner is not None and team_of(t.winner) != defenders:
             points += t.points
-        lead = t.plays[0] if t.plays else None
-        if lead is not None and lead.attempted is not None:
-            attacker = team_of(lead.seat) != defenders
-            penalty += throw_penalty(obs.rules, len(lead.attempted) - len(lead.cards), attacker)
+        if t.plays:
+            penalty += failed_throw_penalty(obs.rules, t.plays[0], defenders)
     return points, penalty
 
 
@@ -92,13 +91,12 @@ def playout(
             view = seat_view(obs, seat, hands[seat], counts, tricks, kitty_seen, burier)
             cards = policy(view, rng)
         record = SimPlay(seat, cards)
-        if not trick.plays and len(cards) > 1:
-            others = [hands[(seat + i) % 4] for i in (1, 2, 3)]
-            forced = check_throw(ctx, cards, others)
-            if forced is not None:
-                record = SimPlay(seat, forced, cards)
-                attacker = team_of(seat) != defenders
-                penalty += throw_penalty(rules, len(cards) - len(forced), attacker)
+        failed = (
+            failed_throw(ctx, rules, hands, seat, cards, defenders) if not trick.plays else None
+        )
+        if failed is not None:
+            record = SimPlay(seat, failed.forced, cards)
+            penalty += failed.penalty
         hand = hands[seat]
         for c in record.cards:
             hand.remove(c)

@@ -9,8 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import format_cards, new_shoe, parse_cards
+from engine.events import ThrowFailed
+from engine.hand import HandState, Observation, Play
+from engine.players.playout import playout, totals_so_far
+from engine.players.randomplayer import random_action
 from engine.ranking import TrumpContext
-from engine.tricks import check_throw
+from engine.rules import RuleSet
+from engine.tricks import check_throw, failed_throw
 from engine.units import decompose
 from tests.engine.helpers import ctx_of, load_cases
 
@@ -93,8 +98,24 @@ def test_forced_unit_on_equal_rank_is_the_smaller():
     assert forced(L10H, "10C 10D 10D", "10H 10H", "3H", "4H") == "10C"
 
 
-def test_forced_unit_on_equal_rank_and_size_is_first_in_display_order():
-    assert forced(L10H, "10D 10C BJ", "10H", "3H", "4H") == "10C"
+def test_forced_unit_on_equal_rank_and_size_is_the_last_in_display_order():
+    # RULES 8.3: 10♣ is shown before 10♦, so 10♦ is forced, whichever way it is written
+    assert forced(L10H, "10D 10C BJ", "10H", "3H", "4H") == "10D"
+    assert forced(L10H, "10C 10D BJ", "10H", "3H", "4H") == "10D"
+
+
+def test_rules_8_3_example_off_suit_level_singles():
+    # level 7, trump ♠: BJ 7♥ 7♣ against a 7♠ forces 7♣ (shown after 7♥), not 7♥
+    l7s = ctx_of("7", "S")
+    assert forced(l7s, "BJ 7H 7C", "7S", "3D", "4D") == "7C"
+    assert forced(l7s, "7C 7H BJ", "3D", "4D", "7S") == "7C"
+
+
+def test_rules_8_3_example_no_trump_level_pairs():
+    # no-trump, level 9: 9♠9♠ 9♦9♦ beaten by a joker pair forces 9♦9♦
+    l9 = ctx_of("9", "none")
+    assert forced(l9, "9S 9S 9D 9D", "SJ SJ", "3C", "4C") == "9D 9D"
+    assert forced(l9, "9D 9D 9S 9S", "3C", "4C", "BJ BJ") == "9D 9D"
 
 
 def test_other_suits_never_beat_a_throw():
@@ -131,3 +152,81 @@ def test_forced_play_is_one_unit_of_the_throw(level, trump, seed):
     assert units is not None and len(units) == 1
     assert all(result.count(c) <= throw.count(c) for c in result)
     assert len(decompose(ctx, throw)) > 1
+
+
+class _Stop(Exception):
+    """Raised by the probe policy once it has seen the lead the playout made."""
+
+
+def _probe(seen: list[Observation]):  # type: ignore[no-untyped-def]
+    """A policy that notes the first view it is asked at (the seat after the lead) and stops."""
+
+    def policy(view: Observation, _rng: random.Random) -> list[int]:
+        seen.append(view)
+        raise _Stop
+
+    return policy
+
+
+def _random_throw(state: HandState, rng: random.Random) -> list[int] | None:
+    """A lead of several units from one suit class of the leader's hand (level cards and
+    jokers often among them), or None when the hand has no such lead."""
+    ctx, hand = state.ctx, state.hands[state.turn]
+    classes = {ctx.suit_class[c] for c in hand}
+    for klass in rng.sample(sorted(classes), len(classes)):
+        same = [c for c in hand if ctx.suit_class[c] == klass]
+        if len(same) < 2:
+            continue
+        throw = rng.sample(same, rng.randint(2, min(len(same), 7)))
+        units = decompose(ctx, throw)
+        if units is not None and len(units) > 1:
+            return throw
+    return None
+
+
+def test_a_playouts_failed_throw_equals_the_hands():
+    """RULES 8.3 is decided once: over random positions of random whole hands, a throw led
+    in a search player's playout is forced and fined exactly as the hand forces and fines
+    it (the same unit, the same penalty), and both agree with :func:`failed_throw`."""
+    fines: set[int] = set()
+    for seed in range(40):
+        fines |= _compare_throws_over_a_hand(seed)
+    # failed throws by both teams were met (a fine each way), and stood throws (0)
+    assert any(f > 0 for f in fines) and any(f < 0 for f in fines) and 0 in fines
+
+
+def _compare_throws_over_a_hand(seed: int) -> set[int]:
+    rng = random.Random(seed)
+    rules = RuleSet.from_preset("classic")
+    state = HandState.new(rules, seed, 2, seed % 4, [seed % 13, (seed * 7) % 13])
+    fines: set[int] = set()
+    while state.phase != "done":
+        trick = state.current_trick
+        leading = state.phase == "playing" and trick is not None and not trick.plays
+        throw = _random_throw(state, rng) if leading else None
+        if throw is not None:
+            seat = state.turn
+            obs = state.observation(seat)
+            trial = HandState.model_validate_json(state.model_dump_json())
+            events = trial.apply(Play(seat=seat, cards=throw))
+            failed = [e for e in events if isinstance(e, ThrowFailed)]
+            direct = failed_throw(state.ctx, rules, state.hands, seat, throw, state.defenders)
+            seen: list[Observation] = []
+            hands = [list(h) for h in state.hands]
+            with pytest.raises(_Stop):
+                playout(
+                    obs, hands, list(state.kitty), state.buried_by, throw, _probe(seen), rng, (0, 0)
+                )
+            lead = seen[0].tricks[-1].plays[0]
+            if direct is None:
+                assert not failed and lead.cards == throw and lead.attempted is None
+                fines.add(0)
+            else:
+                fines.add(direct.penalty)
+                assert failed[0].forced == tuple(direct.forced) == tuple(lead.cards)
+                assert lead.attempted == throw
+                # the penalty the playout carries on equals the hand's
+                assert totals_so_far(seen[0])[1] - totals_so_far(obs)[1] == failed[0].penalty
+                assert failed[0].penalty == direct.penalty
+        state.apply(random_action(state, rng))
+    return fines
