@@ -106,6 +106,7 @@ async def structures(app: Any) -> dict[str, int]:
     pub, boxes = svc.publisher, svc.outboxes._boxes
     limiter = app.bot.rate_limiter
     members = app.bot_data.members
+    await svc.store.flush()  # the notes of what messages show, written with a commit
     async with svc.store.db.execute("SELECT count(*) FROM shown") as cur:
         row = await cur.fetchone()
     return {

@@ -277,6 +277,7 @@ async def _setup(app: ShengjiApplication) -> None:
         settings.group_interval_seconds,
         settings.dm_interval_seconds,
         on_shown=store.save_shown,
+        on_edited=store.note_shown,
         on_forbidden=lambda chat_id: chats.on_forbidden(chat_id),
         on_migrated=lambda old, new: chats.on_migrated(old, new),
     )

@@ -12,8 +12,9 @@ have (the group's table repeats the tricks its readers missed). A state put as
 *urgent* (a finished trick) goes out at once, before a live message's calm is over.
 
 What each message shows is remembered as a digest of its text and keyboard, with its
-message id, through ``on_shown`` (the store): after a restart an unchanged message is
-neither sent nor edited again.
+message id, through ``on_shown`` (the store, waited for: a new message's id) and
+``on_edited`` (the store, noted with its next commit: an edited message's digest): after a
+restart an unchanged message is neither sent nor edited again.
 
 Replies to people before the table. A reply (a command's answer, a refusal: ``post``; a
 pressed menu's new state: ``put(..., reply=True)``) is delivered before every other
@@ -118,6 +119,7 @@ class Slot:
 
 
 OnShown = Callable[[int, str, int | None, str | None], Awaitable[None]]
+OnEdited = Callable[[int, str, int, str | None], None]
 OnForbidden = Callable[[int], Awaitable[None]]
 OnMigrated = Callable[[int, int], None]
 
@@ -137,6 +139,8 @@ class Outbox:
     on_shown: OnShown | None = None
     on_forbidden: OnForbidden | None = None
     on_migrated: OnMigrated | None = None
+    # an edit's note, not waited for (None: through on_shown)
+    on_edited: OnEdited | None = None
     slots: dict[str, Slot] = field(default_factory=dict)
     calls: int = 0
     _tokens: float = 0.0
@@ -384,7 +388,7 @@ class Outbox:
                         return  # send a new one on the next turn
                     else:
                         raise
-                await self._record(slot, content)
+                await self._record(slot, content, edited=True)
             else:
                 old = slot.message_id if slot.resend else None
                 sent = await self._call_send(content, slot.thread_id)
@@ -425,11 +429,15 @@ class Outbox:
     def _shown(self, slot: Slot, content: Content) -> None:
         slot.shown, slot.shown_tag = content.digest, content.tag
 
-    async def _record(self, slot: Slot, content: Content) -> None:
-        """Save what the message shows now; a failure here must not make it post again."""
+    async def _record(self, slot: Slot, content: Content, edited: bool = False) -> None:
+        """Save what the message shows now; a failure here must not make it post again.
+        An edit's note is not waited for (its message id is saved already)."""
         if self.on_shown is None or slot.oneshot or slot.message_id is None:
             return
         try:
+            if edited and self.on_edited is not None:
+                self.on_edited(self.chat_id, slot.key, slot.message_id, content.digest)
+                return
             await self.on_shown(self.chat_id, slot.key, slot.message_id, content.digest)
         except Exception:
             log.exception(
@@ -553,11 +561,12 @@ class Outboxes:
         on_shown: OnShown | None = None,
         on_forbidden: OnForbidden | None = None,
         on_migrated: OnMigrated | None = None,
+        on_edited: OnEdited | None = None,
     ) -> None:
         self.bot, self.clock = bot, clock
         self.group_interval, self.dm_interval, self.dm_burst = group_interval, dm_interval, dm_burst
         self.on_shown, self.on_forbidden = on_shown, on_forbidden
-        self.on_migrated = on_migrated
+        self.on_migrated, self.on_edited = on_migrated, on_edited
         self._boxes: dict[int, Outbox] = {}
         self._sweep_at = SWEEP_AT
 
@@ -577,6 +586,7 @@ class Outboxes:
                 on_shown=self.on_shown,
                 on_forbidden=self.on_forbidden,
                 on_migrated=self.on_migrated,
+                on_edited=self.on_edited,
             )
             self._boxes[chat_id] = box
         return box

@@ -7,6 +7,13 @@ Commits are grouped: a write returns once a commit that started after it finishe
 (one fsync), and the writes of other games queued meanwhile share that commit. One
 fsync per write would queue every press behind all the games' saves and deals on the
 store's one thread once hundreds of games run (~4 ms each on a plain disk).
+
+What each bot message shows (``shown``) is noted in memory and written in one statement
+with the next commit: a new message's id at once (:meth:`Store.save_shown` waits for
+that commit: a restart must edit it, not post it again), an edited message's digest with
+whichever commit comes next (:meth:`Store.note_shown`: a game's save, ``NOTE_DELAY`` s at
+the latest), never a commit of its own. A digest lost at a crash costs one edit that
+changes nothing after the restart.
 """
 
 from __future__ import annotations
@@ -24,6 +31,9 @@ import aiosqlite
 from bot.models import RUNNING_STATES, ChatSettings, GameRecord
 
 log = logging.getLogger(__name__)
+
+# an edited message's note waits at most this long for a commit to ride along with (s)
+NOTE_DELAY = 1.0
 
 _MIGRATIONS: list[str] = [
     """
@@ -140,6 +150,11 @@ class Store:
         self.path = str(path)
         self._db: aiosqlite.Connection | None = None
         self._commit_task: asyncio.Task[None] | None = None  # not started yet: joinable
+        # what messages show, to be written with the next commit: (chat, key) -> (message
+        # id, digest); a message id None forgets the message
+        self._notes: dict[tuple[int, str], tuple[int | None, str | None]] = {}
+        self._notes_timer: asyncio.TimerHandle | None = None
+        self._committing = asyncio.Lock()
 
     async def open(self) -> Store:
         """Open (create, migrate) the database; :class:`StoreError` in one sentence if it
@@ -165,8 +180,11 @@ class Store:
         return self
 
     async def close(self) -> None:
-        if self._commit_task is not None:  # a write not committed yet
-            await asyncio.shield(self._commit_task)
+        if self._notes_timer is not None:
+            self._notes_timer.cancel()
+            self._notes_timer = None
+        if self._db is not None:
+            await self.flush()  # a write not committed yet, the notes of the last edits
         if self._db is not None:
             await self._db.close()
             self._db = None
@@ -186,7 +204,44 @@ class Store:
 
     async def _commit_now(self) -> None:
         self._commit_task = None  # from here on, a write joins the next commit
-        await self.db.commit()
+        # one commit at a time: a later commit's notes are written after this one's
+        # (its delete of a message's note must not run before this one's upsert of it)
+        async with self._committing:
+            notes, self._notes = self._notes, {}
+            if notes:
+                await self._write_notes(notes)
+            await self.db.commit()
+
+    async def _write_notes(
+        self, notes: dict[tuple[int, str], tuple[int | None, str | None]]
+    ) -> None:
+        """The notes of what messages show, in two statements. The database failing (a full
+        disk) is one line, not raised: the messages were delivered; what is lost is only
+        the note, so after a restart the bot sends such a message anew (or edits it once
+        more) instead of editing it."""
+        gone = [(chat, key) for (chat, key), (mid, _) in notes.items() if mid is None]
+        kept = [(chat, key, mid, d) for (chat, key), (mid, d) in notes.items() if mid is not None]
+        try:
+            if gone:
+                await self.db.executemany("DELETE FROM shown WHERE chat_id=? AND key=?", gone)
+            if kept:
+                await self.db.executemany(
+                    "INSERT INTO shown(chat_id, key, message_id, digest) VALUES (?,?,?,?)"
+                    " ON CONFLICT(chat_id, key) DO UPDATE SET"
+                    " message_id=excluded.message_id, digest=excluded.digest",
+                    kept,
+                )
+        except sqlite3.OperationalError as e:
+            # a warning: the database's failure itself is an error line of its own (the
+            # commit's); this is only what it cost
+            (chat, key), more = next(iter(notes)), len(notes) - 1
+            log.warning(
+                "chat %s: message %s%s not recorded (%s)",
+                chat,
+                key,
+                f" and {more} more" if more else "",
+                database_fault(e),
+            )
 
     async def _migrate(self) -> None:
         async with self.db.execute("PRAGMA user_version") as cur:
@@ -271,6 +326,7 @@ class Store:
             settings.chat_id = new
             await self.save_chat_settings(settings)
         await self.db.execute("DELETE FROM chats WHERE chat_id=?", (old,))
+        self._drop_notes(old)
         await self.db.execute("DELETE FROM shown WHERE chat_id=?", (old,))
         for table in ("hands", "hand_players", "matches", "match_players"):  # its history
             await self.db.execute(f"UPDATE {table} SET chat_id=? WHERE chat_id=?", (new, old))
@@ -295,29 +351,42 @@ class Store:
         self, chat_id: int, key: str, message_id: int | None, digest: str | None
     ) -> None:
         """Message ``key`` of a chat has id ``message_id`` and shows ``digest``
-        (``message_id`` None: forget it).
-
-        The database failing (a full disk) is one line, not a traceback, and not raised:
-        the message was delivered; what is lost is only the note of it, so after a
-        restart the bot sends that message anew instead of editing it."""
+        (``message_id`` None: forget it); returns once that is committed (with whatever
+        else the commit holds). The database failing is one line (:meth:`_write_notes`)."""
+        self._notes[(chat_id, key)] = (message_id, digest)
         try:
-            if message_id is None:
-                await self.db.execute("DELETE FROM shown WHERE chat_id=? AND key=?", (chat_id, key))
-            else:
-                await self.db.execute(
-                    "INSERT INTO shown(chat_id, key, message_id, digest) VALUES (?,?,?,?)"
-                    " ON CONFLICT(chat_id, key) DO UPDATE SET"
-                    " message_id=excluded.message_id, digest=excluded.digest",
-                    (chat_id, key, message_id, digest),
-                )
             await self._commit()
         except sqlite3.OperationalError as e:
-            # a warning: the database's failure itself is an error line of its own (the
-            # commit's); this is only what it cost
             log.warning("chat %s: message %s not recorded (%s)", chat_id, key, database_fault(e))
+
+    async def flush(self) -> None:
+        """Commit every note of what messages show that waits for a commit."""
+        if self._notes or self._commit_task is not None:
+            await self._commit()
+
+    def note_shown(self, chat_id: int, key: str, message_id: int, digest: str | None) -> None:
+        """An edited message shows ``digest`` now: written with the next commit, within
+        ``NOTE_DELAY`` s (a commit of its own only if no game saves meanwhile)."""
+        self._notes[(chat_id, key)] = (message_id, digest)
+        if self._commit_task is None and self._notes_timer is None:
+            self._notes_timer = asyncio.get_running_loop().call_later(
+                NOTE_DELAY, self._commit_notes
+            )
+
+    def _commit_notes(self) -> None:
+        self._notes_timer = None
+        if self._notes and self._db is not None and self._commit_task is None:
+            task = asyncio.get_running_loop().create_task(self._commit_now())
+            task.add_done_callback(_report_unawaited)
+            self._commit_task = task
+
+    def _drop_notes(self, chat_id: int) -> None:
+        for k in [k for k in self._notes if k[0] == chat_id]:
+            del self._notes[k]
 
     async def forget_shown(self, chat_id: int) -> None:
         """The chat's messages cannot be edited any more (the bot left the group)."""
+        self._drop_notes(chat_id)
         await self.db.execute("DELETE FROM shown WHERE chat_id=?", (chat_id,))
         await self._commit()
 

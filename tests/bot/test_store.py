@@ -103,3 +103,76 @@ async def test_a_full_disk_while_noting_a_shown_message_is_one_line_and_no_excep
         assert (-5, "table", 2, "b") in await store.all_shown()
     finally:
         await store.close()
+
+
+async def _committed_shown(path) -> list[tuple[int, str, int, str | None]]:
+    """What another connection reads: only what was committed."""
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        return [tuple(r) for r in db.execute("SELECT chat_id, key, message_id, digest FROM shown")]
+
+
+async def test_an_edits_note_rides_with_the_next_commit_and_makes_none_of_its_own(tmp_path):
+    path = tmp_path / "db"
+    store = await Store(path).open()
+    try:
+        rec = await store.create_game(GameRecord(chat_id=-1, creator_id=1))
+        await store.save_shown(-1, "g1:table", 10, "a")  # a new message: committed at once
+        assert await _committed_shown(path) == [(-1, "g1:table", 10, "a")]
+        commits = 0
+        commit = store.db.commit
+
+        async def counted() -> None:
+            nonlocal commits
+            commits += 1
+            await commit()
+
+        store.db.commit = counted  # type: ignore[method-assign]
+        for digest in ("b", "c", "d"):  # three edits: noted, nothing written yet
+            store.note_shown(-1, "g1:table", 10, digest)
+        assert commits == 0 and await _committed_shown(path) == [(-1, "g1:table", 10, "a")]
+        await store.save_game(rec)  # the game's save commits the last edit's note with it
+        assert commits == 1 and await _committed_shown(path) == [(-1, "g1:table", 10, "d")]
+    finally:
+        await store.close()
+
+
+async def test_an_edits_note_is_committed_within_the_delay_when_no_game_saves(
+    tmp_path, monkeypatch
+):
+    import asyncio
+
+    from bot import store as store_module
+
+    monkeypatch.setattr(store_module, "NOTE_DELAY", 0.05)
+    path = tmp_path / "db"
+    store = await Store(path).open()
+    try:
+        await store.save_shown(-1, "g1:hand", 3, "a")
+        store.note_shown(-1, "g1:hand", 3, "b")
+        await asyncio.sleep(0.3)
+        assert await _committed_shown(path) == [(-1, "g1:hand", 3, "b")]
+    finally:
+        await store.close()
+
+
+async def test_the_last_edits_note_is_written_when_the_store_closes(tmp_path):
+    path = tmp_path / "db"
+    store = await Store(path).open()
+    await store.save_shown(-1, "g1:hand", 3, "a")
+    store.note_shown(-1, "g1:hand", 3, "z")
+    await store.close()
+    assert await _committed_shown(path) == [(-1, "g1:hand", 3, "z")]
+
+
+async def test_a_forgotten_message_stays_forgotten_whatever_note_was_waiting(tmp_path):
+    path = tmp_path / "db"
+    store = await Store(path).open()
+    try:
+        await store.save_shown(-1, "g1:hand", 3, "a")
+        store.note_shown(-1, "g1:hand", 3, "b")
+        await store.save_shown(-1, "g1:hand", None, None)
+        assert await _committed_shown(path) == []
+    finally:
+        await store.close()
