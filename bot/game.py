@@ -185,7 +185,7 @@ class GameService:
             f" ({fault})" if fault else "",
             exc_info=fault is None,
         )
-        game.rec = GameRecord.model_validate_json(game.saved)
+        game.rec = GameRecord.restore(game.saved, game.saved_match)
         rec = game.rec
         game.match = MatchState.model_validate_json(rec.match_json) if rec.match_json else None
         game.window_deadline = window
@@ -209,6 +209,7 @@ class GameService:
         """Write the game; ``wait`` for the disk unless only a selection changed (it
         is committed with the next commit, in order)."""
         match = game.match
+        changed = False
         if match is not None:
             # a selection or a setting changes only the record: the match's JSON (most of
             # a save's work) is written again as it was
@@ -224,7 +225,10 @@ class GameService:
             ):
                 game.rec.match_json = match.model_dump_json()
                 game.dumped = (game.rec, match, hand, *moved, match.ended_by_time)
-        game.saved = await self.store.save_game(game.rec, wait=wait)
+                changed = True
+        game.saved = await self.store.save_game(game.rec, wait=wait, match=changed)
+        if changed:
+            game.saved_match = game.rec.match_json
 
     # ------------------------------------------------------------------ loading
     async def get(self, game_id: int) -> Game | None:
@@ -254,20 +258,21 @@ class GameService:
         if rec.status in RUNNING_STATES:
             return await self.get(game_id)
         match = MatchState.model_validate_json(rec.match_json) if rec.match_json else None
-        return Game(rec, match, saved=rec.model_dump_json(), detached=True)
+        return Game(rec, match, saved=rec.record_json(), saved_match=rec.match_json, detached=True)
 
     def _adopt(self, rec: GameRecord) -> Game:
         """The game of a record read from the store, kept in memory (an ended one, read
         again for a press on an old message, leaves again after that change)."""
         match = MatchState.model_validate_json(rec.match_json) if rec.match_json else None
-        game = self.games[rec.id] = Game(rec, match, saved=rec.model_dump_json())
+        game = Game(rec, match, saved=rec.record_json(), saved_match=rec.match_json)
+        self.games[rec.id] = game
         table.restarted(game, self.settings, self.moment())
         return game
 
     async def create(self, rec: GameRecord) -> Game:
         """A new lobby: saved (once), shown and armed."""
         rec = await self.store.create_game(rec)
-        game = self.games[rec.id] = Game(rec, saved=rec.model_dump_json())
+        game = self.games[rec.id] = Game(rec, saved=rec.record_json())
         async with game.lock:
             self.publisher.publish(game, table.opened().events)
             self._arm(game)

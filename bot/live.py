@@ -27,8 +27,10 @@ class StepFailed(Exception):
 @dataclass
 class Game(Table):
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    # the record as last saved (or loaded): what a failed change returns the game to
+    # the record as last saved (or loaded), without its match, and the match's JSON as
+    # last saved: what a failed change returns the game to (``GameRecord.restore``)
     saved: str = ""
+    saved_match: str | None = None
     # what ``rec.match_json`` was last serialised from (``GameService.save``): the
     # record, the match, its hand (held, so no new object can take their ids) and the
     # moves that changed them since; the same again: the JSON is reused

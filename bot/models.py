@@ -68,6 +68,9 @@ class ChatSettings(BaseModel):
     computer_strength: str | None = None
 
 
+_MATCH = {"match_json"}
+
+
 class GameRecord(BaseModel):
     id: int = 0
     chat_id: int
@@ -90,12 +93,25 @@ class GameRecord(BaseModel):
     # wall-clock seconds (the service's clock): lobby expiry, a tournament's time limit
     created_at: float = 0.0
     started_at: float | None = None
+    # the engine's MatchState as JSON (saved in a column of its own: ``record_json``)
     match_json: str | None = None
     # number of the hand in the match (1-based), for stale-button detection
     hand_no: int = 0
     paused: bool = False
     # the bot was removed from the group: the game waits (paused) until it is back
     group_gone: bool = False
+
+    def record_json(self) -> str:
+        """The record as the store writes it: without the match, which has a column of
+        its own (written only when it changed)."""
+        return self.model_dump_json(exclude=_MATCH)
+
+    @classmethod
+    def restore(cls, record: str, match: str | None) -> GameRecord:
+        """The record from :meth:`record_json` and its match's JSON."""
+        rec = cls.model_validate_json(record)
+        rec.match_json = match
+        return rec
 
     def seat_lang(self, seat: int) -> str:
         """The language of a seat's DMs and button answers: the player's own."""

@@ -127,6 +127,13 @@ _MIGRATIONS: list[str] = [
     """
     DROP TABLE users;
     """,
+    # the match (the engine's MatchState JSON) in a column of its own, written only when
+    # it changed, not escaped again as a string inside every save of the record
+    """
+    ALTER TABLE games ADD COLUMN match TEXT;
+    UPDATE games SET match = json_extract(record, '$.match_json'),
+                     record = json_remove(record, '$.match_json');
+    """,
 ]
 
 
@@ -266,14 +273,22 @@ class Store:
         await self.save_game(rec)
         return rec
 
-    async def save_game(self, rec: GameRecord, wait: bool = True) -> str:
-        """Write the record; the JSON written. ``wait=False``: written now, committed
-        by the next commit (soon) without waiting for it."""
-        record = rec.model_dump_json()
-        await self.db.execute(
-            "UPDATE games SET status=?, record=?, updated_at=? WHERE id=?",
-            (rec.status, record, time.time(), rec.id),
-        )
+    async def save_game(self, rec: GameRecord, wait: bool = True, match: bool = True) -> str:
+        """Write the record; the record's JSON written (without the match). ``match``: the
+        match changed (``rec.match_json``), write it too; else only the record is written.
+        ``wait=False``: written now, committed by the next commit (soon) without waiting
+        for it."""
+        record = rec.record_json()
+        if match:
+            await self.db.execute(
+                "UPDATE games SET status=?, record=?, match=?, updated_at=? WHERE id=?",
+                (rec.status, record, rec.match_json, time.time(), rec.id),
+            )
+        else:
+            await self.db.execute(
+                "UPDATE games SET status=?, record=?, updated_at=? WHERE id=?",
+                (rec.status, record, time.time(), rec.id),
+            )
         if wait:
             await self._commit()
         elif self._commit_task is None:
@@ -283,34 +298,36 @@ class Store:
         return record
 
     async def load_game(self, game_id: int) -> GameRecord | None:
-        async with self.db.execute("SELECT record FROM games WHERE id=?", (game_id,)) as cur:
+        async with self.db.execute("SELECT record, match FROM games WHERE id=?", (game_id,)) as cur:
             row = await cur.fetchone()
-        return GameRecord.model_validate_json(row[0]) if row else None
+        return GameRecord.restore(row[0], row[1]) if row else None
 
     async def open_game_in(self, chat_id: int, thread_id: int | None) -> GameRecord | None:
         marks = ",".join("?" * len(RUNNING_STATES))
         async with self.db.execute(
-            f"SELECT record FROM games WHERE chat_id=? AND thread_id IS ? AND status IN ({marks})"
+            "SELECT record, match FROM games"
+            f" WHERE chat_id=? AND thread_id IS ? AND status IN ({marks})"
             " ORDER BY id DESC LIMIT 1",
             (chat_id, thread_id, *RUNNING_STATES),
         ) as cur:
             row = await cur.fetchone()
-        return GameRecord.model_validate_json(row[0]) if row else None
+        return GameRecord.restore(row[0], row[1]) if row else None
 
     async def open_games(self) -> list[GameRecord]:
         marks = ",".join("?" * len(RUNNING_STATES))
         async with self.db.execute(
-            f"SELECT record FROM games WHERE status IN ({marks}) ORDER BY id", RUNNING_STATES
+            f"SELECT record, match FROM games WHERE status IN ({marks}) ORDER BY id",
+            RUNNING_STATES,
         ) as cur:
             rows = await cur.fetchall()
-        return [GameRecord.model_validate_json(r[0]) for r in rows]
+        return [GameRecord.restore(r[0], r[1]) for r in rows]
 
     async def games_in(self, chat_id: int) -> list[GameRecord]:
         async with self.db.execute(
-            "SELECT record FROM games WHERE chat_id=? ORDER BY id", (chat_id,)
+            "SELECT record, match FROM games WHERE chat_id=? ORDER BY id", (chat_id,)
         ) as cur:
             rows = await cur.fetchall()
-        return [GameRecord.model_validate_json(r[0]) for r in rows]
+        return [GameRecord.restore(r[0], r[1]) for r in rows]
 
     async def migrate_chat(self, old: int, new: int) -> None:
         """A group became a supergroup: its games and settings move to the new id.

@@ -176,3 +176,48 @@ async def test_a_forgotten_message_stays_forgotten_whatever_note_was_waiting(tmp
         assert await _committed_shown(path) == []
     finally:
         await store.close()
+
+
+async def test_the_match_is_saved_in_its_own_column_only_when_it_changed(tmp_path):
+    path = tmp_path / "db"
+    store = await Store(path).open()
+    try:
+        rec = await store.create_game(GameRecord(chat_id=-1, creator_id=1))
+        rec.match_json = '{"levels": [0, 0]}'
+        await store.save_game(rec)
+        rec.seats[0] = Seat(user_id=5, name="Bo")  # a record-only change (a seat, a selection)
+        rec.match_json = "not written"
+        record = await store.save_game(rec, match=False)
+        assert "match_json" not in record  # never escaped again inside the record
+        again = await store.load_game(rec.id)
+        assert again is not None and again.seats[0].name == "Bo"
+        assert again.match_json == '{"levels": [0, 0]}'
+    finally:
+        await store.close()
+
+
+async def test_a_saved_match_moves_out_of_its_record_when_the_schema_migrates(tmp_path):
+    import json
+    import sqlite3
+
+    from bot import store as store_module
+
+    path = tmp_path / "db"
+    with sqlite3.connect(path) as db:  # a database of schema version 4: the match inside
+        for script in store_module._MIGRATIONS[:4]:
+            db.executescript(script)
+        db.execute("PRAGMA user_version = 4")
+        old = GameRecord(id=1, chat_id=-1, creator_id=1, status="running", match_json='{"a": 1}')
+        db.execute(
+            "INSERT INTO games(id, chat_id, status, record, updated_at) VALUES (1, -1, ?, ?, 0)",
+            (old.status, old.model_dump_json()),
+        )
+    store = await Store(path).open()
+    try:
+        rec = await store.load_game(1)
+        assert rec is not None and rec.match_json == '{"a": 1}'
+        async with store.db.execute("SELECT record, match FROM games") as cur:
+            record, match = await cur.fetchone()
+        assert "match_json" not in json.loads(record) and match == '{"a": 1}'
+    finally:
+        await store.close()
