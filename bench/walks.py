@@ -70,12 +70,22 @@ NOT_COUNTED = ("bot/fake_telegram/",)
 
 
 class Recorder:
-    """A profile function: the project files whose functions ran, in first-seen order."""
+    """A profile function: the project files whose functions ran, in first-seen order,
+    and the walk's hops: a call from a function of one project file into a function of
+    another (the nearest project frame up the stack is the caller; a coroutine resumed by
+    the event loop has none, and is no hop), and the return from it back into the
+    caller's file. ``hops`` (calls and returns) and ``entries`` (per file, how many calls
+    came into it from another file) count until the first save (``Store.save_game``) and
+    stop there; ``hops_all`` counts the whole step."""
 
     def __init__(self, root: Path, suspend: set[CodeType]) -> None:
         self.root = str(root) + os.sep
         self.suspend = suspend  # inside these (the harness's probes) nothing counts
         self.files: dict[str, None] = {}
+        self.hops = 0
+        self.hops_all = 0
+        self.entries: dict[str, int] = {}
+        self.saved = False
         self._rel: dict[str, str | None] = {}
         self._suspended = 0
 
@@ -98,10 +108,60 @@ class Recorder:
                 self._suspended += 1
             elif not self._suspended and code.co_name != "<module>":
                 rel = self.relative(code.co_filename)
-                if rel is not None and rel not in self.files:
-                    self.files[rel] = None
-        elif event == "return" and frame.f_code in self.suspend:
-            self._suspended -= 1
+                if rel is not None:
+                    if rel not in self.files:
+                        self.files[rel] = None
+                    self._hop(frame, rel)
+        elif event == "return":
+            code = frame.f_code
+            if code in self.suspend:
+                self._suspended -= 1
+            elif not self._suspended and code.co_name != "<module>":
+                rel = self.relative(code.co_filename)
+                if rel is not None:
+                    self._back(frame, rel)
+
+    def _caller(self, frame: FrameType) -> str | None:
+        """The file of the nearest project frame up the stack (None: the loop's, or
+        outside the project)."""
+        caller, depth = frame.f_back, 0
+        while caller is not None and depth < 64:
+            rel = self.relative(caller.f_code.co_filename)
+            if rel is not None:
+                return rel
+            caller, depth = caller.f_back, depth + 1
+        return None
+
+    def _back(self, frame: FrameType, rel: str) -> None:
+        """A return into another project file is a hop too (back), but no entry."""
+        back = self._caller(frame)
+        if back is None or back == rel:
+            return
+        self.hops_all += 1
+        if not self.saved:
+            self.hops += 1
+
+    def _hop(self, frame: FrameType, rel: str) -> None:
+        from_rel = self._caller(frame)
+        if from_rel is None or from_rel == rel:
+            return  # resumed by the loop, called from outside, or within one file
+        self.hops_all += 1
+        if self.saved:
+            return
+        if rel == "bot/store.py" and frame.f_code.co_name == "save_game":
+            self.saved = True
+            return
+        self.hops += 1
+        self.entries[rel] = self.entries.get(rel, 0) + 1
+
+    def reentries(self, engine: bool = True) -> int:
+        """Hops into a file already entered before the save (``engine``: the engine's
+        files too; its own functions calling each other across modules are its inside)."""
+        return sum(
+            n - 1
+            for f, n in self.entries.items()
+            if n > 1 and (engine or not f.startswith("engine/"))
+        )
 
 
 @asynccontextmanager
@@ -129,8 +189,12 @@ def _hub(app: Any) -> Any:
     return server.hub(app)  # type: ignore[attr-defined]
 
 
-async def measure(seed: int | None = None) -> dict[str, list[str]]:
-    """The three walks on the checkout whose ``bot`` package is imported: walk -> files."""
+Walk = dict[str, Any]  # files, hops, reentries, reentries_outside_engine, entries, hops_all
+
+
+async def measure(seed: int | None = None) -> dict[str, Walk]:
+    """The three walks on the checkout whose ``bot`` package is imported: walk -> its
+    files (first-seen order), hops and re-entries before the save (see :class:`Recorder`)."""
     import bot
     from bot.fake_telegram import FakeTelegram
     from tests.e2e import harness as h
@@ -139,7 +203,7 @@ async def measure(seed: int | None = None) -> dict[str, list[str]]:
     root = Path(bot.__file__).resolve().parent.parent
     suspend = {h.bot_busy.__code__, h.db_calls.__code__}
     seed = h.DEFAULT_SEED if seed is None else seed
-    walks: dict[str, list[str]] = {}
+    walks: dict[str, Walk] = {}
     with tempfile.TemporaryDirectory(prefix="walks-") as tmp:
         async with FakeTelegram() as world:
             ann = world.user("Ann")
@@ -166,7 +230,14 @@ async def measure(seed: int | None = None) -> dict[str, list[str]]:
                     recorder = Recorder(root, suspend)
                     async with recording(recorder, svc.store.db):
                         await step()
-                    walks[name] = list(recorder.files)
+                    walks[name] = {
+                        "files": list(recorder.files),
+                        "hops": recorder.hops,
+                        "reentries": recorder.reentries(),
+                        "reentries_outside_engine": recorder.reentries(engine=False),
+                        "entries": dict(sorted(recorder.entries.items(), key=lambda kv: -kv[1])),
+                        "hops_all": recorder.hops_all,
+                    }
 
                 await until_ann_plays(world, app, game_id, ann)
                 msg = h.hand_message(world, ann, game_id)
@@ -271,7 +342,7 @@ async def until_ann_plays(world: Any, app: Any, game_id: int, ann: Any) -> None:
     raise AssertionError("Ann's turn to play did not come")
 
 
-def run_worker(root: Path, seed: int | None) -> dict[str, list[str]]:
+def run_worker(root: Path, seed: int | None) -> dict[str, Walk]:
     """This script on the checkout at ``root`` (its own bot/ and tests/), in a subprocess."""
     cmd = [sys.executable, str(Path(__file__).resolve()), "--worker"]
     if seed is not None:
@@ -281,23 +352,39 @@ def run_worker(root: Path, seed: int | None) -> dict[str, list[str]]:
     if out.returncode != 0:
         sys.stderr.write(out.stderr[-4000:])
         raise SystemExit(f"the measurement in {root} failed ({out.returncode})")
-    result: dict[str, list[str]] = json.loads(out.stdout.strip().splitlines()[-1])
+    result: dict[str, Walk] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
 
 
-def listing(title: str, walks: dict[str, list[str]]) -> str:
+def listing(title: str, walks: dict[str, Walk]) -> str:
     lines = []
-    for name, files in walks.items():
-        lines.append(f"{title}{name}: {len(files)} files")
+    for name, w in walks.items():
+        files = w["files"]
+        lines.append(
+            f"{title}{name}: {len(files)} files; before the save {w['hops']} hops,"
+            f" {w['reentries']} re-entries ({w['reentries_outside_engine']} outside engine/);"
+            f" {w['hops_all']} hops in all"
+        )
         lines.extend(f"  {i:2}. {f}" for i, f in enumerate(files, 1))
+        twice = {f: n for f, n in w["entries"].items() if n > 1}
+        if twice:
+            lines.append(
+                "  entered more than once before the save: "
+                + ", ".join(f"{f} {n}" for f, n in twice.items())
+            )
     return "\n".join(lines)
 
 
-def comparison(old: dict[str, list[str]], new: dict[str, list[str]], ref: str) -> str:
-    lines = [f"{'walk':<18}{'old':>6}{'new':>6}{'ratio':>8}   (old = {ref}, new = this checkout)"]
+FIGURES = (("files", "files"), ("hops", "hops before the save"), ("reentries", "re-entries"))
+
+
+def comparison(old: dict[str, Walk], new: dict[str, Walk], ref: str) -> str:
+    lines = [f"{'walk':<18}{'figure':<22}{'old':>6}{'new':>6}{'ratio':>8}   (old = {ref})"]
     for name in WALKS:
-        a, b = len(old[name]), len(new[name])
-        lines.append(f"{name:<18}{a:>6}{b:>6}{b / a:>8.2f}")
+        for key, label in FIGURES:
+            a, b = (len(w[name][key]) if key == "files" else w[name][key] for w in (old, new))
+            ratio = f"{b / a:8.2f}" if a else f"{'-':>8}"
+            lines.append(f"{name:<18}{label:<22}{a:>6}{b:>6}{ratio}")
     return "\n".join(lines)
 
 

@@ -20,8 +20,14 @@ def load():  # noqa: ANN201
 
 
 async def test_each_walk_crosses_its_edge_the_table_the_engine_and_publishing() -> None:
-    walks = await load().measure()
-    assert list(walks) == ["tapped card", "Mini App action", "computer move"]
+    measured = await load().measure()
+    assert list(measured) == ["tapped card", "Mini App action", "computer move"]
+    walks = {name: w["files"] for name, w in measured.items()}
+    for name, w in measured.items():
+        # hops are counted up to the save, every entry is a hop, the engine's own count
+        assert 0 < w["hops"] <= w["hops_all"], name
+        assert 0 < sum(w["entries"].values()) <= w["hops"], name  # a hop in or back
+        assert 0 <= w["reentries_outside_engine"] <= w["reentries"] < w["hops"], name
     for files in walks.values():
         assert len(files) == len(set(files))
         assert all(f.startswith(("bot/", "engine/")) and f.endswith(".py") for f in files)
