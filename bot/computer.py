@@ -61,11 +61,13 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from engine.hand import Action, Observation, Pass
+from engine.hand import Action, Observation, Pass, Play
 from engine.players import Player, get
 from engine.players.deadline import Deadline, settle
 from engine.players.declare import PHASES as SHOW_PHASES
+from engine.players.heuristic import choose_bury_reasoned, suggest_reasoned
 from engine.players.search import DEFAULT_BUDGET_MS, SearchPlayer
+from engine.reasons import Reason
 
 # the wall-clock ceiling of a decision: this many times its budget, at most this long
 WALL_FACTOR = 1.5
@@ -100,12 +102,6 @@ def player_for(strength: str) -> Player:
         return get("heuristic")
     parts = budget * PARTS.get(strength, 1)
     return get("search", budget_ms=budget, declare_ms=parts, bury_ms=parts, **SEARCH_OPTIONS)
-
-
-def decision_rng(game_seed: int, hand_number: int, version: int) -> random.Random:
-    """The randomness of the computers' decisions at one moment of a game (its hand and
-    version): a function of the game's seed, so a game replays the same."""
-    return random.Random(game_seed * 7919 + version * 31 + hand_number)
 
 
 def ceiling(player: SearchPlayer, obs: Observation, factor: float, max_seconds: float) -> float:
@@ -172,6 +168,20 @@ class Computers:
             return get("heuristic")(obs, random.Random(seed))
         finally:
             self.thinking -= 1
+
+    async def suggest(
+        self, strength: str | None, obs: Observation, rng: random.Random
+    ) -> tuple[list[int], Reason]:
+        """A Hint's cards for the seat to act and why: the bury by the heuristic at every
+        strength; a card play by the heuristic at 简单, by the search (in the pool, with its
+        odds) at 普通/困难, the heuristic's when the search gives no reason."""
+        if obs.phase == "burying":
+            return choose_bury_reasoned(obs)
+        if searches(strength or DEFAULT_STRENGTH):
+            action = await self.act(strength, obs, rng)
+            if isinstance(action, Play) and action.reason is not None:
+                return list(action.cards), action.reason
+        return suggest_reasoned(obs)
 
     def close(self) -> None:
         if self._pool is not None:

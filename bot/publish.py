@@ -51,7 +51,7 @@ from bot.render import history as render_history
 from bot.render import table as render_table
 from bot.render.lobby import lobby as render_lobby
 from bot.render.names import shown
-from bot.table.commands import Hint, SeatCommand
+from bot.table.commands import Hint, SeatCommand, Suggestion
 from bot.table.events import (
     LOBBY,
     Closed,
@@ -418,9 +418,7 @@ class HandInput:
     the game is the table's, ``bot.table.hand``); a press on a DM message that is no
     longer the live one is marked old, which only the publisher knows."""
 
-    def __init__(
-        self, tables: Tables, publisher: Publisher, computers: Computers | None = None
-    ) -> None:
+    def __init__(self, tables: Tables, publisher: Publisher, computers: Computers) -> None:
         self.tables, self.publisher, self.computers = tables, publisher, computers
         # searched Hints in flight, one a (game, seat, hand, version): a press is answered
         # at once and the search's selection arrives as the DM's (and the app's) next change
@@ -439,24 +437,41 @@ class HandInput:
         live = self.publisher.live_dm(game.rec, user_id) if dm_message is not None else None
         if live is not None and live != dm_message:
             command = replace(command, old_message=True)
-        if isinstance(command, Hint) and (seat := self._to_search(game, command)) is not None:
-            return self._hint_later(game, command, seat)
+        if isinstance(command, Hint) and (seat := self._to_suggest(game, command)) is not None:
+            match = game.match
+            assert match is not None
+            if searches(game.rec.computer_strength) and match.hand.phase == "playing":
+                return self._hint_later(game, command, seat)
+            command = await self._suggested(game, command, seat)  # the heuristic: at once
         outcome = await self.tables.change(game, command)
         return outcome.answer
 
-    def _to_search(self, game: Game, hint: Hint) -> int | None:
-        """The seat whose Hint of a card play the search decides (at a search strength,
-        in the pool, as a computer's move is), or None: the heuristic's, in the change."""
+    def _to_suggest(self, game: Game, hint: Hint) -> int | None:
+        """The seat whose Hint is decided here, before the change, by the computers'
+        decider (as a computer's move is: the table decides nothing), or None: the table
+        refuses the Hint at once, with its own words."""
         rec, match = game.rec, game.match
         seat = rec.seat_of(hint.user_id)
-        if self.computers is None or not searches(rec.computer_strength) or match is None:
+        if rec.status != "running" or match is None or seat is None or rec.paused:
             return None
         hand = match.hand
-        if seat is None or hand.phase != "playing" or hand.turn != seat or rec.paused:
+        if hand.phase not in ("burying", "playing") or hand.turn != seat:
             return None
         if hint.old_message or hint.hand != hand.hand_number:
-            return None  # refused by the table at once, with its own words
+            return None
         return seat
+
+    async def _suggested(self, game: Game, hint: Hint, seat: int) -> Hint:
+        """The Hint with the decider's suggestion for the hand as it is now."""
+        rec, match = game.rec, game.match
+        assert match is not None
+        hand = match.hand
+        version = hand.version
+        rng = random.Random(f"hint {rec.seed} {hand.hand_number} {version}")
+        cards, reason = await self.computers.suggest(
+            rec.computer_strength, match.observation(seat), rng
+        )
+        return replace(hint, suggestion=Suggestion(version, tuple(cards), reason))
 
     def _hint_later(self, game: Game, hint: Hint, seat: int) -> Answer:
         """Answer the press now ("thinking"); the search runs meanwhile and its play is
@@ -472,18 +487,12 @@ class HandInput:
         return Answer(t(game.rec.seat_lang(seat), "hint.thinking"))
 
     async def _search_hint(self, game: Game, hint: Hint, seat: int) -> None:
-        rec, match = game.rec, game.match
-        assert self.computers is not None and match is not None
-        hand = match.hand
-        version = hand.version
-        rng = random.Random(f"hint {rec.seed} {hand.hand_number} {version}")
         try:
-            action = await self.computers.act(rec.computer_strength, match.observation(seat), rng)
-            await self.tables.change(game, replace(hint, searched=(version, action)))
+            await self.tables.change(game, await self._suggested(game, hint, seat))
         except StepFailed:
             pass  # logged once with the game's id; the game is as it was saved
         except Exception:  # the press was answered; the DM simply shows no suggestion
-            log.exception("game %s: a searched hint failed", rec.id)
+            log.exception("game %s: a searched hint failed", game.rec.id)
 
     async def close(self) -> None:
         """At shutdown: hints still thinking are dropped (a suggestion is no game state)."""

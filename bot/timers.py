@@ -22,7 +22,7 @@ from typing import Any, Protocol, cast
 from apscheduler.jobstores.base import JobLookupError
 from telegram.ext import CallbackContext, Job, JobQueue
 
-from bot import computer, table
+from bot import table
 from bot.computer import Computers
 from bot.config import Settings
 from bot.live import Game, StepFailed, Tables
@@ -163,12 +163,12 @@ class Deadlines:
 
     async def _think(self, game: Game, token: Token) -> Tick:
         """The timer's change, with the computers' decisions it needs made before the
-        game's lock is taken (a search runs in a worker process meanwhile: the game's
-        presses are not held up): a turn's move, or at a search strength the shows of a
-        deal batch or the after-deal window (the easy heuristic decides those in the
-        change). The table applies them only if the game is still where it was."""
+        game's lock is taken, at every strength (the heuristic at once, a search in a
+        worker process meanwhile: the game's presses are not held up): a turn's move, or
+        the shows of a deal batch or the after-deal window. The table applies them only
+        if the game is still where it was."""
         strength = game.rec.computer_strength
-        if computer.searches(strength) and token.kind in SHOW_WINDOWS:
+        if token.kind in SHOW_WINDOWS:
             asked = table.showing(game, token, self.settings)
             shows = await asyncio.gather(
                 *(self.computers.act(strength, obs, rng) for obs, rng in asked)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 import random
 
-from bot.computer import decision_rng
 from bot.table.commands import Tick
 from bot.table.events import AutoOff, AutoOn, Closed, Event, Warned
 from bot.table.state import Moment, Pace, Step, Table, robot
@@ -24,9 +23,15 @@ from bot.table.tokens import TimerKind, Token
 from engine.errors import IllegalAction
 from engine.hand import Action, Deal, Observation, Pass, Show
 from engine.match import MatchState
-from engine.players import choose_action
 
 log = logging.getLogger(__name__)
+
+
+def decision_rng(game_seed: int, hand_number: int, version: int) -> random.Random:
+    """The randomness of the computers' decisions at one moment of a game (its hand and
+    version): a function of the game's seed, so a game replays the same."""
+    return random.Random(game_seed * 7919 + version * 31 + hand_number)
+
 
 # a person whose turn lasts longer than twice this is warned this long before 托管
 WARN_SECONDS = 15.0
@@ -162,24 +167,12 @@ def tick(table: Table, cmd: Tick, step: Step) -> None:
         assert hand.turn is not None
         out.append(Warned(hand.turn))
         return
-    rng = decision_rng(rec.seed, hand.hand_number, hand.version)
     if kind == TimerKind.DEAL:
         out += match.apply(Deal(n=4 * step.pace.deal_batch))
-        if cmd.shows is not None:  # decided before, at a search strength
-            _shows(table, cmd.shows, out)
-        else:  # computers race to declare like everyone else
-            for seat in range(4):
-                if rec.seats[seat].computer and hand.phase == "dealing":
-                    action = choose_action(hand.observation(seat), rng)
-                    if isinstance(action, Show):
-                        _try(match, action, out)
+        # computers race to declare like everyone else: decided before the change
+        _shows(table, cmd.shows or {}, out)
     elif kind == TimerKind.ROBOTS:
-        if cmd.shows is not None:
-            _shows(table, cmd.shows, out)
-        else:
-            for seat in range(4):
-                if robot(rec, seat) and hand.phase == "after_deal" and hand.can_pass(seat):
-                    _try(match, choose_action(hand.observation(seat), rng), out)
+        _shows(table, cmd.shows or {}, out)
     elif kind == TimerKind.WINDOW:
         for seat in range(4):
             if hand.phase == "after_deal" and hand.can_pass(seat):

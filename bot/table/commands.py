@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from bot.models import ChatSettings
 from bot.table.tokens import Token
 from engine.hand import Action
+from engine.reasons import Reason
 
 
 @dataclass(slots=True)
@@ -126,11 +127,22 @@ class Redeal(AtSeat):
 
 @dataclass(frozen=True, slots=True)
 class Hint(AtSeat):
-    """Select what the computer would play (or bury) now. ``searched``: at a search
-    strength, the search's play (with its reason) for the state ``version`` it was made
-    at, decided before the change (in the pool); else the heuristic's, in the change."""
+    """Select what the computer would play (or bury) now: ``suggestion``, decided at the
+    edge before the change (``bot.computer.Computers.suggest``: the heuristic at once, a
+    search in the pool). The table decides nothing itself: a Hint without one is "not
+    now", and one decided for a moment that has passed is dropped."""
 
-    searched: tuple[int, Action] | None = field(default=None, kw_only=True)
+    suggestion: Suggestion | None = field(default=None, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """What the computer would play (or bury) for a seat at the hand's state ``version``,
+    and why (the search's odds or the heuristic's rule)."""
+
+    version: int
+    cards: tuple[int, ...]
+    reason: Reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +172,8 @@ SeatCommand = Select | Play | Show | Pass | Redeal | Hint | Why | Clear | Back |
 class Tick:
     """A timer went off; ``thought``: the computer's move it decided (for a turn);
     ``shows``: the computers' shows or passes it decided, by seat, for a deal batch or
-    the after-deal window (None: the table asks the heuristic itself)."""
+    the after-deal window (None: nobody was asked). Every decision is made at the edge
+    (``bot.timers``), for every strength: the table calls no player."""
 
     token: Token
     thought: Action | None = None

@@ -26,7 +26,6 @@ from bot.table.events import AutoOff, Selected
 from bot.table.state import Answer, Step, Table, one_tap
 from engine import hand as rules
 from engine.errors import IllegalAction
-from engine.players.heuristic import choose_bury_reasoned, suggest_reasoned
 
 
 def press(table: Table, cmd: SeatCommand, step: Step) -> Answer:
@@ -105,23 +104,16 @@ def _select(table: Table, seat: int, cmd: Select, step: Step) -> Answer:
 
 
 def _hint(table: Table, seat: int, cmd: Hint, step: Step) -> Answer:
+    """Select the suggestion the edge decided (the table calls no player)."""
     rec, match = table.rec, table.match
     assert match is not None
     hand = match.hand
-    obs = hand.observation(seat)
-    if hand.phase == "burying" and hand.turn == seat:
-        cards, reason = choose_bury_reasoned(obs)
-    elif hand.phase == "playing" and hand.turn == seat:
-        searched = cmd.searched
-        if searched is not None and searched[0] != hand.version:
-            return Answer()  # searched for a moment that has passed: dropped, nothing changes
-        play = searched[1] if searched is not None else None
-        if isinstance(play, rules.Play) and play.reason is not None:
-            cards, reason = list(play.cards), play.reason  # the search's, with its odds
-        else:
-            cards, reason = suggest_reasoned(obs)
-    else:
+    suggestion = cmd.suggestion
+    if hand.phase not in ("burying", "playing") or hand.turn != seat or suggestion is None:
         return Answer(t(rec.seat_lang(seat), "hint.not_now"))
+    if suggestion.version != hand.version:
+        return Answer()  # decided for a moment that has passed: dropped, nothing changes
+    cards, reason = list(suggestion.cards), suggestion.reason
     s = rec.seats[seat]
     s.selection = list(cards)
     # why, shown with the selection while it stays the hint (bot.projection)

@@ -63,11 +63,18 @@ def test_the_engine_never_imports_the_bot():
 
 
 def test_the_table_imports_no_service_store_outbox_renderer_or_clock():
-    allowed = {"bot.models", "bot.i18n", "bot.options", "bot.computer"}
+    allowed = {"bot.models", "bot.i18n", "bot.options"}
     for name, deps in graph().items():
         if name == "bot.table" or name.startswith("bot.table."):
             outside = {d for d in deps if d.startswith("bot.") and not d.startswith("bot.table")}
             assert outside <= allowed, (name, sorted(outside - allowed))
+
+
+def test_the_table_calls_no_player_every_computer_decision_is_made_at_the_edge():
+    for name, deps in graph().items():
+        if name == "bot.table" or name.startswith("bot.table."):
+            players = {d for d in deps if d == "engine.players" or d.startswith("engine.players.")}
+            assert not players and "bot.computer" not in deps, (name, sorted(players))
 
 
 def loaded_by(module: str) -> set[str]:

@@ -16,7 +16,6 @@ import pytest
 import engine.players
 from bot import computer
 from bot.fake_telegram import FakeTelegram
-from bot.table import clock
 from bot.table.commands import Hint, Play
 from engine.players.heuristic import suggest
 from tests.e2e.harness import (
@@ -50,7 +49,6 @@ def in_the_loop(monkeypatch) -> Counter[str]:
         return heuristic(obs, rng)
 
     monkeypatch.setattr(engine.players, "choose_action", recorded)
-    monkeypatch.setattr(clock, "choose_action", recorded)
     monkeypatch.setitem(computer.BUDGET_MS, "normal", 10)  # a light search: a quick test
     return seen
 
@@ -185,11 +183,11 @@ async def test_a_searched_hint_is_answered_at_once_and_arrives_as_its_own_change
 
         class Held:  # the Hint's search, held until the test lets go (the computers'
             # moves ask the same pool through the timers, not through this)
-            async def act(self, strength, obs, rng):
+            async def suggest(self, strength, obs, rng):
                 asked.append(obs.seat)
-                action = await real.act(strength, obs, rng)
+                suggestion = await real.suggest(strength, obs, rng)
                 await gate.wait()
-                return action
+                return suggestion
 
         hands.computers = Held()
 

@@ -4,6 +4,8 @@ event and changes nothing, and its answer is the one the person reads."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bot.i18n import t
@@ -40,6 +42,7 @@ from tests.table.test_table import (
     At,
     at_seat,
     follows_one_card,
+    hint,
     kinds,
     seen,
     until,
@@ -251,7 +254,7 @@ def test_the_dealer_buries_with_play_and_the_engine_says_why_not_first():
     expected = engine_says(table, rules.Bury(seat=0, cards=list(three)))
     assert (out.answer.text, out.answer.alert) == (expected, True)
     assert expected == t("en", "reason.wrong_bury_count")
-    out = apply(table, at_seat(table, Hint), PACE, at.moment)
+    out = apply(table, hint(table), PACE, at.moment)
     assert out.answer.text == t("en", "hint.done") and kinds(out) == ["selected"]
     chosen = table.rec.seats[0].selection
     assert sorted(chosen) == sorted(choose_bury(table.match.hand.observation(0)))
@@ -272,7 +275,7 @@ def test_play_sends_the_cards_or_the_selection_and_the_engine_refuses_illegal_on
     assert out.answer.text == engine_says(table, rules.Play(seat=0, cards=list(two)))
     out = refused(table, at, at_seat(table, Play))  # nothing selected
     assert out.answer.text == engine_says(table, rules.Play(seat=0, cards=[]))
-    apply(table, at_seat(table, Hint), PACE, at.moment)
+    apply(table, hint(table), PACE, at.moment)
     card = table.rec.seats[0].selection[0]
     out = apply(table, at_seat(table, Play, CREATOR, (card,)), PACE, at.moment)
     assert out.answer.text == t("en", "ack.play") and kinds(out)[0] == "played"
@@ -313,7 +316,7 @@ def test_show_pass_and_redeal_are_the_engines_to_allow():
 
 def test_clear_unselects_everything_and_back_without_托管_changes_nothing():
     table, at = ann_follows()
-    apply(table, at_seat(table, Hint), PACE, at.moment)
+    apply(table, hint(table), PACE, at.moment)
     assert table.rec.seats[0].selection
     out = apply(table, at_seat(table, Clear), PACE, at.moment)
     assert kinds(out) == ["selected"] and table.rec.seats[0].selection == []
@@ -338,3 +341,21 @@ def test_a_command_the_table_does_not_know_is_a_bug_not_a_silent_no_op():
 
     with pytest.raises(AssertionError):
         apply(table, Dance(), PACE, at.moment)
+
+
+def test_a_hint_for_a_moment_that_has_passed_changes_nothing_and_one_without_a_suggestion_is_not_now():
+    """The table decides no Hint itself (the edge's decider does, before the change): a
+    suggestion made at an older version of the hand is dropped, and a Hint that arrives
+    with none is answered "nothing to suggest"."""
+    table, at = ann_follows()
+    stale = hint(table)
+    assert stale.suggestion is not None
+    before = (table.rec.model_dump_json(), table.match.model_dump_json())
+    older = replace(
+        stale, suggestion=replace(stale.suggestion, version=stale.suggestion.version - 1)
+    )
+    out = apply(table, older, PACE, at.moment)
+    assert out.events == [] and not out.answer.text
+    assert (table.rec.model_dump_json(), table.match.model_dump_json()) == before
+    out = apply(table, at_seat(table, Hint), PACE, at.moment)
+    assert out.events == [] and out.answer.text == t("en", "hint.not_now")

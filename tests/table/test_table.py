@@ -4,7 +4,7 @@ a clock: a command and a moment go in, events and the answer come out."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from bot.models import GameRecord
@@ -34,6 +34,7 @@ from bot.table.commands import (
     RemoveComputer,
     Select,
     Start,
+    Suggestion,
     TakeOver,
     Tick,
 )
@@ -42,6 +43,7 @@ from bot.table.tokens import TimerKind
 from engine.events import HandSettled, MatchWon, Played, TrickWon
 from engine.hand import Show
 from engine.players import get, suggest
+from engine.players.heuristic import choose_bury_reasoned, suggest_reasoned
 
 CREATOR, BEN = 101, 102
 C = TypeVar("C", bound=AtSeat)
@@ -105,7 +107,9 @@ def started(seed: int = 7) -> tuple[Table, At]:
 
 
 def timer(table: Table, at: At) -> Outcome:
-    """The table's one timer goes off when due, with the computer's move it asks for."""
+    """The table's one timer goes off when due, with the computers' decisions it asks
+    for made first, as the edge makes them (``bot.timers``): a turn's move, a show
+    window's shows."""
     found = due(table, PACE, at.moment)
     assert found is not None
     token, delay = found
@@ -114,7 +118,26 @@ def timer(table: Table, at: At) -> Outcome:
     if asked is not None:
         obs, rng = asked
         thought = get("heuristic")(obs, rng)
-    return apply(table, Tick(token, thought), PACE, at.after(delay))
+    windows = (TimerKind.DEAL, TimerKind.ROBOTS)
+    shows = None
+    if token.kind in windows:
+        shows = {o.seat: get("heuristic")(o, r) for o, r in showing(table, token, PACE)}
+    return apply(table, Tick(token, thought, shows), PACE, at.after(delay))
+
+
+def hint(table: Table, user: int = CREATOR) -> Hint:
+    """A Hint by ``user`` with the suggestion the edge decides (the heuristic's)."""
+    command = at_seat(table, Hint, user)
+    assert table.match is not None
+    hand = table.match.hand
+    seat = table.rec.seat_of(user)
+    if seat is None or hand.turn != seat or hand.phase not in ("burying", "playing"):
+        return command
+    obs = hand.observation(seat)
+    bury = hand.phase == "burying"
+    cards, reason = choose_bury_reasoned(obs) if bury else suggest_reasoned(obs)
+    suggestion = Suggestion(hand.version, tuple(cards), reason)
+    return replace(command, suggestion=suggestion)
 
 
 def until(table: Table, at: At, done, limit: int = 2000) -> list[Outcome]:  # noqa: ANN001
@@ -186,7 +209,7 @@ def test_a_tapped_card_is_the_play_when_one_card_is_needed_and_nothing_is_select
     other = next(c for c in hand.hands[0] if c != card)
     # with a card selected (the hint's) a tap only selects: a light change (no wait
     # for the disk)
-    out = apply(table, at_seat(table, Hint), PACE, at.moment)
+    out = apply(table, hint(table), PACE, at.moment)
     assert kinds(out) == ["selected"] and table.rec.seats[0].selection == [card]
     out = apply(table, tap(table, other), PACE, at.moment)
     assert kinds(out) == ["selected"] and not durable(out.events)
@@ -227,7 +250,7 @@ def test_a_turn_that_runs_out_is_warned_then_goes_to_托管_until_the_player_act
     assert kinds(out)[:2] == ["auto_on", "played"] and table.rec.seats[0].auto
     until(table, at, lambda t: t.match.hand.turn == 0 and t.match.hand.phase == "playing")
     assert due(table, PACE, at.moment)[0][2] == "robot"  # 托管 plays for them
-    out = apply(table, at_seat(table, Hint), PACE, at.moment)
+    out = apply(table, hint(table), PACE, at.moment)
     assert kinds(out) == ["auto_off", "selected"] and not table.rec.seats[0].auto
 
 
