@@ -17,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import ssl
 from pathlib import Path
+from urllib.parse import urlsplit
+from urllib.request import getproxies, proxy_bypass
 
 import aiohttp
 from telegram._utils.defaultvalue import DefaultValue
@@ -59,8 +61,9 @@ class AiohttpRequest(BaseRequest):
     TLS: by default the server is verified against the system's certificate store
     (OpenSSL's default paths, which honour ``SSL_CERT_FILE``), as aiohttp does. A host
     whose Bot API server has a private CA passes ``ca_file`` (trusted instead of the
-    system's store) or its own ``ssl_context``. Proxies come from the environment
-    (``HTTPS_PROXY``; ``trust_env``), as with httpx.
+    system's store) or its own ``ssl_context``. A proxy comes from the environment
+    (``HTTPS_PROXY``, ``NO_PROXY``), as with httpx, read once a host (aiohttp's own
+    ``trust_env`` would read it, and ``.netrc``, in a thread on every call).
     """
 
     __slots__ = (
@@ -68,6 +71,7 @@ class AiohttpRequest(BaseRequest):
         "_media_write_timeout",
         "_pool_size",
         "_pool_timeout",
+        "_proxies",
         "_read_timeout",
         "_session",
         "_slots",
@@ -98,6 +102,7 @@ class AiohttpRequest(BaseRequest):
         self._connect_timeout = connect_timeout
         self._pool_timeout = pool_timeout
         self._media_write_timeout = media_write_timeout
+        self._proxies: dict[tuple[str, str], str | None] = {}
         self._session: aiohttp.ClientSession | None = None
         self._slots = asyncio.Semaphore(connection_pool_size)  # anew in each session's loop
 
@@ -113,7 +118,6 @@ class AiohttpRequest(BaseRequest):
                 connector=connector,
                 headers={"User-Agent": self.USER_AGENT},
                 timeout=self._timeout(files=False),
-                trust_env=True,
             )
 
     async def shutdown(self) -> None:
@@ -138,6 +142,15 @@ class AiohttpRequest(BaseRequest):
             w = write
         total = None if c is None or w is None or r is None else c + w + r
         return aiohttp.ClientTimeout(total=total, connect=c, sock_connect=c, sock_read=r)
+
+    def _proxy(self, url: str) -> str | None:
+        """The environment's proxy for ``url``'s host, if any (read once a host)."""
+        parts = urlsplit(url)
+        key = (parts.scheme, parts.hostname or "")
+        if key not in self._proxies:
+            bypass = not key[1] or proxy_bypass(key[1])
+            self._proxies[key] = None if bypass else getproxies().get(key[0])
+        return self._proxies[key]
 
     async def _take_slot(self, pool_timeout: ODVInput[float]) -> None:
         """One of the pool's connections, waiting ``pool_timeout`` at most."""
@@ -178,7 +191,7 @@ class AiohttpRequest(BaseRequest):
         await self._take_slot(pool_timeout)
         try:
             async with session.request(
-                method, url, data=body, headers=headers, timeout=timeout
+                method, url, data=body, headers=headers, timeout=timeout, proxy=self._proxy(url)
             ) as response:
                 return response.status, await response.read()
         except TimeoutError as e:  # aiohttp's time-outs are TimeoutErrors too
