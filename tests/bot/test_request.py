@@ -15,6 +15,7 @@ import ssl
 import subprocess
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from aiohttp import web
@@ -24,8 +25,10 @@ from telegram.error import NetworkError, RetryAfter, TimedOut
 
 from bot.fake_telegram import FakeTelegram
 from bot.fake_telegram.transport_http import HttpServer
+from bot.messages import Content, LoopClock
 from bot.metrics import Metrics
-from bot.reach import surely_not_sent
+from bot.outbox import Outboxes
+from bot.reach import DELIVERY_RETRIES, surely_not_sent
 from bot.request import AiohttpRequest
 
 TOKEN = "123456:TEST"
@@ -281,3 +284,86 @@ async def test_flood_control_is_ptbs_retry_after_with_telegrams_seconds(served) 
             await bot.send_message(alice.id, "too soon")
     assert caught.value.retry_after == dt.timedelta(seconds=7)
     assert world.texts(alice) == []
+
+
+# -------------------------------------------------------- the outbox over the wire
+
+
+async def forward(port: int, to: int) -> asyncio.Server:
+    """From ``port`` on, connections are passed on to ``to`` (Telegram back up)."""
+
+    async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        except ConnectionError:
+            pass
+        finally:
+            writer.close()
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", to)
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    return await asyncio.start_server(handle, "127.0.0.1", port)
+
+
+async def wait_for(condition: Callable[[], bool], seconds: float = 10) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("not within time")
+
+
+async def test_a_reply_refused_by_a_dead_connection_goes_out_once_telegram_is_back(caplog):
+    """Nothing listens where Telegram should be: the reply surely never left, so the
+    chat's outbox sends it again once Telegram answers, and it arrives once."""
+    caplog.set_level(logging.WARNING)
+    async with FakeTelegram() as world:
+        alice = world.user("Alice", started=True)
+        port = free_port()
+        request = AiohttpRequest()
+        bot = Bot(world.token, base_url=f"http://127.0.0.1:{port}/bot",
+                  request=Metrics().instrument(request))  # fmt: skip
+        async with request:
+            boxes = Outboxes(bot, LoopClock(), group_interval=0, dm_interval=0)
+            boxes.get(alice.id).post(Content("your cards"))
+            await wait_for(lambda: bool(reach_lines(caplog)))
+            up = await forward(port, urlsplit(world.base_url).port or 0)
+            async with up:
+                await wait_for(lambda: world.texts(alice) == ["your cards"])
+                await asyncio.sleep(0.3)
+                await boxes.close()
+        assert world.texts(alice) == ["your cards"]
+        assert len(world.requests("sendMessage")) == 1
+    lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(lines) == 2, lines  # the outage, and its end
+    assert lines[0].startswith("Telegram unreachable (NetworkError: aiohttp.ClientConnectorError")
+    assert lines[1].startswith("Telegram reachable again after")
+
+
+async def test_a_reply_whose_connection_dropped_after_sending_is_never_posted_twice(caplog):
+    """The fake reads the send, then drops the connection unanswered: it may have been
+    posted, so the outbox gives it up (at most once) and delivers the next state."""
+    caplog.set_level(logging.WARNING)
+    async with FakeTelegram() as world:
+        alice = world.user("Alice", started=True)
+        request = AiohttpRequest()
+        bot = Bot(world.token, base_url=world.base_url, request=Metrics().instrument(request))
+        async with request:
+            boxes = Outboxes(bot, LoopClock(), group_interval=0, dm_interval=0)
+            world.core.unreachable = True
+            boxes.get(alice.id).post(Content("did it arrive?"))
+            await wait_for(lambda: len(world.core.dropped) == 1)
+            world.core.unreachable = False
+            await asyncio.sleep(DELIVERY_RETRIES[0] + 0.5)  # past the outbox's first retry
+            assert len(world.core.dropped) == 1 and world.requests("sendMessage") == []
+            boxes.get(alice.id).post(Content("the next one"))
+            await wait_for(lambda: world.texts(alice) == ["the next one"])
+            await boxes.close()
+    lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("Telegram unreachable (NetworkError: aiohttp.ServerDisconnected")
+    assert lines[1].startswith("Telegram reachable again after")
