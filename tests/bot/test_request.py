@@ -367,3 +367,28 @@ async def test_a_reply_whose_connection_dropped_after_sending_is_never_posted_tw
     assert len(lines) == 2, lines
     assert lines[0].startswith("Telegram unreachable (NetworkError: aiohttp.ServerDisconnected")
     assert lines[1].startswith("Telegram reachable again after")
+
+
+async def test_a_host_behind_a_proxy_reaches_telegram_through_it(monkeypatch) -> None:
+    """``HTTP_PROXY``/``HTTPS_PROXY`` in the environment are used, as httpx uses them."""
+    heads: list[bytes] = []
+
+    async def proxy(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await reader.readuntil(b"\r\n\r\n")
+        heads.append(head.split(b"\r\n")[0])
+        length = int(head.lower().split(b"content-length:")[1].split(b"\r\n")[0])
+        await reader.readexactly(length)
+        body = b'{"ok": true, "result": true}'
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: %d\r\n\r\n%s" % (len(body), body))  # fmt: skip
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(proxy, "127.0.0.1", 0)
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}")
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    async with server, AiohttpRequest() as request:
+        bot = Bot(TOKEN, base_url="http://api.telegram.example/bot", request=request)
+        assert await bot.delete_message(42, 7) is True
+    assert heads == [f"POST http://api.telegram.example/bot{TOKEN}/deleteMessage HTTP/1.1".encode()]
