@@ -10,11 +10,13 @@ over ``--edits`` edits made one after another after a warm-up, repeated ``--repe
 times per client in turn; the median of the repeats is printed. ``--tls``: over TLS with
 a throwaway self-signed certificate (``openssl``), which the client trusts.
 
-Figures (2 shared cores, other sessions running; 2,000 edits, a 2,540-byte keyboard,
-median of 3, µs of client CPU an edit):
+Figures (2 cores shared with other sessions, load average 8-9; sniffio installed; 2,000
+edits, a 2,652-byte keyboard; µs of client CPU an edit, median of 3 runs, runs in brackets):
 
-    loopback HTTP:  HTTPXRequest 1,279   AiohttpRequest 336   (x0.26)
-    loopback TLS:   HTTPXRequest 1,455   AiohttpRequest 424   (x0.29)
+    loopback HTTP:  HTTPXRequest 1,208 (1,254 1,208 1,177)   AiohttpRequest 410 (416 410 363)
+                    x0.34
+    loopback TLS:   HTTPXRequest 1,369 (1,369 1,375 1,210)   AiohttpRequest 453 (495 451 453)
+                    x0.33
 """
 
 from __future__ import annotations

@@ -23,6 +23,8 @@ from PIL import Image
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import NetworkError, RetryAfter, TimedOut
 
+from bot.app import build_application
+from bot.config import Settings
 from bot.fake_telegram import FakeTelegram
 from bot.fake_telegram.transport_http import HttpServer
 from bot.messages import Content, LoopClock
@@ -392,3 +394,34 @@ async def test_a_host_behind_a_proxy_reaches_telegram_through_it(monkeypatch) ->
         bot = Bot(TOKEN, base_url="http://api.telegram.example/bot", request=request)
         assert await bot.delete_message(42, 7) is True
     assert heads == [f"POST http://api.telegram.example/bot{TOKEN}/deleteMessage HTTP/1.1".encode()]
+
+
+@pytest.mark.parametrize(
+    ("client", "body"),
+    [("aiohttp", "application/json"), ("httpx", "application/x-www-form-urlencoded")],
+)
+async def test_the_production_bot_trusts_telegram_ca_file_and_telegram_client_picks_the_body(
+    certificate, tmp_path, client, body
+) -> None:
+    """``build_application`` without an injected transport: TELEGRAM_CLIENT's request
+    class, trusting TELEGRAM_CA_FILE for a Bot API server behind a private CA."""
+    async with FakeTelegram(http=False) as world:
+        alice = world.user("Alice", started=True)
+        server = Recording(world)
+        await server.start(ssl_context=server_context(certificate))
+        settings = Settings(
+            _env_file=None,  # type: ignore[call-arg]
+            bot_token=world.token,
+            database_path=tmp_path / "db",
+            telegram_base_url=server.base_url,
+            telegram_client=client,
+            telegram_ca_file=str(certificate[0]),
+        )
+        try:
+            app = build_application(settings)
+            async with app.bot:
+                await app.bot.send_message(alice.id, "hello", reply_markup=keyboard())
+        finally:
+            await server.stop()
+    assert world.texts(alice) == ["hello"]
+    assert ("sendMessage", body) in server.bodies
