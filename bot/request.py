@@ -1,15 +1,16 @@
 """The bot's Bot API client: python-telegram-bot's ``BaseRequest`` on aiohttp (issue 34).
 
 PTB's own ``HTTPXRequest`` form-encodes every parameter, so a DM's ~2.5 KB keyboard is
-percent-encoded in Python on every edit, and httpx's path costs ~1.2 ms of CPU an edit
-over loopback HTTP, ~1.4 ms over TLS, this one ~0.4 and ~0.45 (bench/request_cost.py). This class sends ``RequestData.json_payload`` as one JSON body,
-and a multipart form only when the call uploads a file (the level chart). PTB still does
-everything above the wire: it builds the parameters, and ``BaseRequest._request_wrapper``
-turns the (status, payload) returned here into ``RetryAfter``, ``BadRequest`` and the rest,
-exactly as with ``HTTPXRequest``. Only failures without an answer are mapped here, as
-``HTTPXRequest`` maps httpx's: a time-out is ``TimedOut``, any other failure to talk to the
-server ``NetworkError``, the aiohttp error kept as ``__cause__`` (``bot.reach`` reads it to
-know whether the request surely never left).
+percent-encoded in Python on every edit; httpx's path costs ~1.2 ms of CPU an edit over
+loopback HTTP (~1.4 ms over TLS), this one ~0.4 ms (~0.45), bench/request_cost.py. This
+class sends ``RequestData.json_payload`` as one JSON body, and a multipart form only when
+the call uploads a file (the level chart). PTB still does everything above the wire: it
+builds the parameters, and ``BaseRequest._request_wrapper`` turns the (status, payload)
+returned here into ``RetryAfter``, ``BadRequest`` and the rest, exactly as with
+``HTTPXRequest``. Only failures without an answer are mapped here, as ``HTTPXRequest``
+maps httpx's: a time-out is ``TimedOut``, any other failure to talk to the server
+``NetworkError``, the aiohttp error kept as ``__cause__`` (``bot.reach`` reads it to know
+whether the request surely never left).
 """
 
 from __future__ import annotations
