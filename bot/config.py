@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+import ssl
 from pathlib import Path
 from typing import Any, Literal
 
@@ -155,6 +156,17 @@ class Settings(BaseSettings):
                 raise ValueError(f"{env}_FILE: {path} is empty")
             data = {**data, name: secret}
         return data
+
+    @field_validator("telegram_ca_file")
+    @classmethod
+    def _a_readable_certificate(cls, path: str) -> str:
+        if path:
+            try:
+                ssl.create_default_context(cafile=path)
+            except (OSError, ssl.SSLError) as e:
+                reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+                raise ValueError(f"{path} is not a readable PEM certificate ({reason})") from None
+        return path
 
     @field_validator("domain")
     @classmethod

@@ -457,3 +457,12 @@ async def test_no_connection_within_the_connect_timeout_is_timed_out_and_surely_
     assert surely_not_sent(error)
     [line] = reach_lines(caplog)
     assert line.startswith("Telegram unreachable (TimedOut: aiohttp.ConnectionTimeoutError")
+
+
+@pytest.mark.parametrize("content", [None, "not a certificate"])
+def test_a_ca_file_that_cannot_be_read_is_a_configuration_error(tmp_path, content) -> None:
+    path = tmp_path / "ca.pem"
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(ValueError, match=f"{path} is not a readable PEM certificate"):
+        Settings(_env_file=None, telegram_ca_file=str(path))  # type: ignore[call-arg]
