@@ -13,6 +13,7 @@ import asyncio
 import gc
 import itertools
 import logging
+import ssl
 from typing import Any
 
 from telegram import BotCommand, Update
@@ -52,6 +53,7 @@ from bot.processor import GameUpdateProcessor
 from bot.publish import HandInput, Publisher
 from bot.ratelimit import ChatRateLimiter
 from bot.reach import POLLING_RETRIES, reason_of
+from bot.request import AiohttpRequest
 from bot.store import Store, database_fault
 from bot.timers import Deadlines, JobSchedule
 from bot.updates import UpdatesRequest
@@ -126,11 +128,11 @@ def build_application(
         # per-chat limits behind the outboxes' own pacing; a 429 holds its chat only
         .rate_limiter(ChatRateLimiter(clock, overall_rate=settings.overall_writes_per_second))
     )
-    # every Bot API call is counted (ApplicationBuilder's own defaults otherwise)
-    builder = builder.request(metrics.instrument(request or HTTPXRequest(256)))
+    # every Bot API call is counted (bot/request.py's client by default)
+    builder = builder.request(metrics.instrument(request or bot_api_client(settings, 256)))
     # updates read without the pressed message's keyboard (bot/updates.py)
     builder = builder.get_updates_request(
-        UpdatesRequest(get_updates_request or HTTPXRequest(1), metrics)
+        UpdatesRequest(get_updates_request or bot_api_client(settings, 1), metrics)
     )
     app = builder.build()
     assert isinstance(app, ShengjiApplication)
@@ -153,6 +155,17 @@ def build_application(
     app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT, dm_pointer))
     app.add_error_handler(_on_error)
     return app
+
+
+def bot_api_client(settings: Settings, connections: int) -> BaseRequest:
+    """The production request class (``TELEGRAM_CLIENT``) with at most ``connections``
+    connections (256 for the bot's calls, 1 for getUpdates, as PTB's defaults), trusting
+    ``TELEGRAM_CA_FILE`` instead of the system's store if set."""
+    ca_file = settings.telegram_ca_file or None
+    if settings.telegram_client == "httpx":
+        verify = {"verify": ssl.create_default_context(cafile=ca_file)} if ca_file else {}
+        return HTTPXRequest(connections, httpx_kwargs=verify)
+    return AiohttpRequest(connections, ca_file=ca_file)
 
 
 # stopping: PTB's polling loop is given this long to end by itself, then cancelled

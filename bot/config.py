@@ -9,8 +9,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+import ssl
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -36,6 +37,12 @@ class Settings(BaseSettings):
     # as far as this allows) before the bot stops with exit code 1 (systemd or Docker start
     # it again later); /healthz answers meanwhile. 0: stop at the first failure.
     telegram_wait_seconds: float = Field(default=60.0, ge=0)
+    # The Bot API client: "aiohttp" (bot/request.py: JSON bodies, a fraction of httpx's CPU
+    # a call) or "httpx" (python-telegram-bot's own HTTPXRequest), kept for comparison.
+    telegram_client: Literal["aiohttp", "httpx"] = "aiohttp"
+    # A CA certificate file (PEM) trusted for TELEGRAM_BASE_URL instead of the system's
+    # store, e.g. for a local Bot API server behind a private CA. Empty: the system's store.
+    telegram_ca_file: str = ""
     # The host's domain (the bare name, e.g. cards.example.org) when the bot is served behind
     # deploy/'s Caddy (HTTPS for it from Let's Encrypt): WEBHOOK_URL and WEBAPP_URL default
     # to https://DOMAIN/telegram/webhook and https://DOMAIN/app/, and WEBHOOK_SECRET to one
@@ -149,6 +156,17 @@ class Settings(BaseSettings):
                 raise ValueError(f"{env}_FILE: {path} is empty")
             data = {**data, name: secret}
         return data
+
+    @field_validator("telegram_ca_file")
+    @classmethod
+    def _a_readable_certificate(cls, path: str) -> str:
+        if path:
+            try:
+                ssl.create_default_context(cafile=path)
+            except (OSError, ssl.SSLError) as e:
+                reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+                raise ValueError(f"{path} is not a readable PEM certificate ({reason})") from None
+        return path
 
     @field_validator("domain")
     @classmethod

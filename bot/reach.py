@@ -16,8 +16,11 @@ from __future__ import annotations
 import logging
 import time
 
+import aiohttp
 import httpx
 from telegram.error import NetworkError
+
+from bot.request import PoolTimeout
 
 log = logging.getLogger(__name__)
 
@@ -102,11 +105,20 @@ def unreachable(error: BaseException) -> bool:
     return isinstance(error, NetworkError) and not isinstance(error, MethodFailed)
 
 
-# failures before the request could reach Telegram (no connection was made)
+# failures before the request could reach Telegram (no connection was made): httpx's
+# (PTB's HTTPXRequest, TELEGRAM_CLIENT=httpx) and aiohttp's (bot.request): a refused
+# connection, DNS, TLS (ClientConnectorSSLError, ClientConnectorCertificateError), a
+# proxy (all ClientConnectorError), none opened in time (ConnectionTimeoutError), no
+# free connection in the pool (PoolTimeout). Not a connection lost after the request
+# was written (ServerDisconnectedError, ClientOSError) nor a read time-out
+# (SocketTimeoutError).
 _NOT_CONNECTED = (
     httpx.ConnectError,
     httpx.ConnectTimeout,
     httpx.PoolTimeout,
+    aiohttp.ClientConnectorError,
+    aiohttp.ConnectionTimeoutError,
+    PoolTimeout,
     ConnectionRefusedError,
 )
 
@@ -116,7 +128,7 @@ def surely_not_sent(error: BaseException) -> bool:
     (a send may be tried again without posting twice). A time-out or a connection lost
     after the request was written may have reached it."""
     seen: BaseException | None = error
-    for _ in range(8):  # a chain of causes is short (python-telegram-bot's, httpx's)
+    for _ in range(8):  # a chain of causes is short (PTB's, then httpx's or aiohttp's)
         if seen is None:
             break
         if isinstance(seen, _NOT_CONNECTED):

@@ -77,7 +77,7 @@ async def test_with_no_network_at_start_healthz_answers_at_once_and_the_bot_stop
     assert {status for _, status, _ in answers} == {503}
     reason = answers[-1][2]["status"]
     assert reason.startswith("starting: Telegram unreachable for"), reason
-    assert "ConnectError" in reason
+    assert "ClientConnectorError" in reason  # bot.request: nothing listens
     # two lines: the outage with what the bot does about it, and the exit
     assert "Traceback" not in stderr
     warning, error = not_info(stderr)
