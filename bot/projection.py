@@ -326,9 +326,9 @@ class HandTricks:
 
 
 def hand_tricks(p: Projection) -> HandTricks:
-    """Every trick of ``p``'s hand begun so far (the current one too) as it reads."""
+    """Every trick of ``p``'s hand led so far (the current one too) as it reads."""
     view = p.view
-    tricks = tuple(p.trick(n) for n in range(1, p.tricks + 1))
+    tricks = tuple(p.trick(n) for n, trick in enumerate(view.tricks, 1) if trick.plays)
     taken: tuple[list[Card], list[Card]] = ([], [])
     for trick in view.tricks:
         if trick.winner is not None:
