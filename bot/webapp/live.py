@@ -30,7 +30,7 @@ import logging
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from bot.live import Game, Tables
 from bot.messages import Clock
@@ -305,7 +305,9 @@ class Hub:
             return project(rec, match, None)
         return self.publisher.projections.of(game, seat)
 
-    def panel(self, game: Game, seat: int | None, lang: str, name: str) -> dict[str, Any] | None:
+    def panel(
+        self, game: Game, seat: int | None, lang: str, name: Literal["tricks", "history"]
+    ) -> dict[str, Any] | None:
         """A panel of the page, asked for when it opens (not streamed): ``tricks`` (the
         hand's tricks) or ``history`` (the match's hands); None: no match yet."""
         projection = self.projection(game, seat)

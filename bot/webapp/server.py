@@ -38,9 +38,9 @@ import asyncio
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -112,6 +112,7 @@ class BotApp(Protocol):
 
 
 STATIC = Path(__file__).parent / "static"
+Handler = Callable[[web.Request], Awaitable[web.Response]]
 PTB: web.AppKey[Callable[[], BotApp | None]] = web.AppKey("ptb")
 LIMITS: web.AppKey[OrderedDict[int, AsyncLimiter]] = web.AppKey("limits")
 BAD_AUTH: web.AppKey[OrderedDict[str, AsyncLimiter]] = web.AppKey("bad_auth")
@@ -306,7 +307,7 @@ async def view(request: web.Request) -> web.Response:
     return web.json_response(doc, dumps=_dumps)
 
 
-def _panel(name: str) -> Any:
+def _panel(name: Literal["tricks", "history"]) -> Handler:
     """A panel's document: read as the view is (the same proof, limit and reader), asked
     for when the page opens the panel rather than sent with every change."""
 

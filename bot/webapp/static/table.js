@@ -1036,18 +1036,27 @@ function openPanel(name) {
   render();
 }
 
-// what a panel's document depends on: the tricks on every move of the hand, the match's on a
-// hand ending (or a new one)
+// what a panel's document depends on: the tricks on each play (and the hand's end: the kitty),
+// the match's on a hand ending (or a new one)
 function panelStamp(name, v) {
-  return name === "tricks" ? `${v.hand_no}.${v.version}` : `${v.hand_no}.${v.result ? 1 : 0}`;
+  if (name === "history") return `${v.hand_no}.${v.result ? 1 : 0}`;
+  return `${v.hand_no}.${v.phase}.${v.tricks_done}.${v.trick ? v.trick.plays.length : 0}`;
 }
+
+const PANEL_GAP_MS = 700; // a panel is read again this often at most (the computers play fast)
 
 async function fetchPanel(name) {
   const v = state.view;
   if (!v) return;
-  const known = state.panels[name] || (state.panels[name] = { doc: null, at: null, busy: false, again: false });
+  const known = state.panels[name] || (state.panels[name] = { doc: null, at: null, busy: false, again: false, last: -1e9, timer: null });
   if (known.busy) { known.again = true; return; }
+  const wait = known.last + PANEL_GAP_MS - performance.now();
+  if (wait > 0) {
+    if (!known.timer) known.timer = setTimeout(() => { known.timer = null; fetchPanel(name); }, wait);
+    return;
+  }
   known.busy = true;
+  known.last = performance.now();
   const stamp = panelStamp(name, v);
   try {
     const r = await api(withGame(`api/${name}`));
