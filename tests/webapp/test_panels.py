@@ -6,19 +6,27 @@ hands with their dealer, trump, points and levels, and the level chart's points.
 """
 
 import asyncio
+import json
+import random
 from collections import Counter
 from typing import Any
 
 from bot.fake_telegram import FakeTelegram
 from bot.history import progression
+from bot.models import GameRecord
+from bot.projection import match_history, project
 from bot.render.cards import rank_label, suit_label
+from bot.webapp.view import history_view
 from engine.cards import points
+from engine.match import MatchState
 from engine.players import choose_bury, suggest
 from engine.records import failed_throw_penalty
+from engine.rules import RuleSet
 from tests.e2e.harness import running_bot
 from tests.e2e.harness import service as service_of
 from tests.e2e.scripted import throws
 from tests.e2e.seen import public
+from tests.engine.test_match import play_hand
 from tests.webapp.client import session, started_game
 from tests.webapp.client import webapp as webapp_of
 
@@ -179,3 +187,17 @@ async def test_the_panels_are_asked_for_not_sent_with_every_change(tmp_path):
                     f"/api/{name}", params={"game": str(game_id)}, headers=eve.headers
                 )
                 assert r.status == 403
+
+
+def test_a_hand_kept_before_its_trump_was_says_so_in_the_history():
+    """A match saved by an earlier version: its results have no trump. The History panel
+    says "?" for those hands rather than a trump they may not have had."""
+    match = MatchState.new(RuleSet.from_preset("classic"), seed=3)
+    play_hand(match, random.Random(3))
+    rec = GameRecord(id=1, chat_id=-1, creator_id=1, status="running")
+    saved = json.loads(match.model_dump_json())
+    for result in saved["results"]:
+        del result["trump"], result["trump_known"]
+    for kept, trump in ((match, suit_label(match.hand.trump, "en")), (MatchState(**saved), "?")):
+        doc = history_view(rec, project(rec, kept, None), match_history(kept), "en")
+        assert [row["trump"] for row in doc["hands"]] == [trump]

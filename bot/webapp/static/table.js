@@ -1151,7 +1151,8 @@ function drawTricks(body, doc) {
     box.append(head);
     const plays = el("div", "plays");
     for (const play of trick.plays) {
-      const cell = el("div", "p" + (trick.winner === play.seat ? " won" : "") + (play.attempted ? " failed" : ""));
+      const leading = trick.winner == null && trick.best === play.seat; // winning it so far
+      const cell = el("div", "p" + (trick.winner === play.seat ? " won" : leading ? " best" : "") + (play.attempted ? " failed" : ""));
       cell.dataset.seat = play.seat;
       cell.append(el("span", "who", nameOf(play.seat)));
       const row = el("div", "row");
