@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from bot.history import progression
 from bot.models import GameRecord
 from bot.table import Pace, Table, turn_clock
 from bot.table.clock import turn_seconds
@@ -304,6 +305,101 @@ def _own(rec: GameRecord, match: MatchState, obs: Observation, last: TrickView |
         playable=playable,
         hint=hint,
         why=last is not None and s.why == last.number,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class HandTricks:
+    """The hand's tricks so far, in order, for the page's Tricks panel: only what the
+    whole table saw (RULES 13: the plays, a failed throw with what beat it, the points)
+    and the kitty as the reader may see it (after the hand, or to whoever buried it).
+    ``taken``: per team, the point cards it won in tricks (display order); ``points``:
+    their sum per team; ``penalty``: the throw penalties so far, in the attackers'
+    favour."""
+
+    tricks: tuple[TrickView, ...]
+    attackers: Team | None
+    taken: tuple[tuple[Card, ...], tuple[Card, ...]]
+    points: tuple[int, int]
+    penalty: int
+    kitty: tuple[Card, ...] | None
+
+
+def hand_tricks(p: Projection) -> HandTricks:
+    """Every trick of ``p``'s hand led so far (the current one too) as it reads."""
+    view = p.view
+    tricks = tuple(p.trick(n) for n, trick in enumerate(view.tricks, 1) if trick.plays)
+    taken: tuple[list[Card], list[Card]] = ([], [])
+    for trick in view.tricks:
+        if trick.winner is not None:
+            taken[view.team_of(trick.winner)].extend(
+                c for play in trick.plays for c in play.cards if points(c)
+            )
+    return HandTricks(
+        tricks=tricks,
+        attackers=view.attackers,
+        taken=(tuple(view.ctx.sorted(taken[0])), tuple(view.ctx.sorted(taken[1]))),
+        points=(sum(map(points, taken[0])), sum(map(points, taken[1]))),
+        penalty=view.penalties_after(len(view.tricks)),
+        kitty=None if view.kitty is None else tuple(view.ctx.sorted(list(view.kitty))),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class HandRow:
+    """One finished hand of the match, as its result has it: the ``dealer``, the trump
+    (``trump_known`` False: a result kept before its trump was), the ``level`` played
+    (the defenders'), the attackers' ``points``, the ``team`` the hand went for and the
+    levels it climbed (``up``: as far as the stops let it, RULES 11; 0: the attackers
+    took the deal over without going up) and the levels after it."""
+
+    number: int
+    dealer: Seat
+    trump: int | None
+    trump_known: bool
+    level: int
+    attackers: Team
+    points: int
+    winner: Literal["defenders", "attackers"]
+    team: Team
+    up: int
+    levels_after: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchHistory:
+    """The match's finished hands, and each team's level before hand 1 and after each
+    hand, counted on past A (``bot.history.progression``: the group's level chart)."""
+
+    hands: tuple[HandRow, ...]
+    progression: tuple[tuple[int, int], ...]
+    winner: Team | None
+
+
+def match_history(match: MatchState) -> MatchHistory:
+    """What the match's results say, hand by hand (public: every result was shown)."""
+    rows = []
+    for number, r in enumerate(match.results, 1):
+        team = r.winning_team
+        rows.append(
+            HandRow(
+                number=number,
+                dealer=r.dealer,
+                trump=r.trump,
+                trump_known=r.trump_known,
+                level=r.levels_before[r.defenders],
+                attackers=1 - r.defenders,
+                points=r.attackers_points,
+                winner=r.winner,
+                team=team,
+                up=r.climbed(match.rules)[team],
+                levels_after=(r.levels_after[0], r.levels_after[1]),
+            )
+        )
+    return MatchHistory(
+        hands=tuple(rows),
+        progression=tuple((a, b) for a, b in progression(match)),
+        winner=match.winner,
     )
 
 

@@ -627,6 +627,8 @@ class HandState(BaseModel):
             next_dealer=s.next_dealer,
             match_winner=winner_team,
             multiplier=self.declaring.multiplier,
+            trump=self.declaring.trump,
+            trump_known=True,
         )
         self.phase = "done"
         self.turn = None

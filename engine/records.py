@@ -53,6 +53,10 @@ class HandResult(BaseModel):
     next_dealer: Seat
     match_winner: Team | None
     multiplier: int  # 2 ** overturns
+    # the trump the hand was played in (None: no trump), for the match's history;
+    # ``trump_known`` is False in a result saved before it was kept (its trump unknown)
+    trump: int | None = None
+    trump_known: bool = False
 
     @property
     def winning_team(self) -> Team:

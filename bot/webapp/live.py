@@ -30,13 +30,13 @@ import logging
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from bot.live import Game, Tables
 from bot.messages import Clock
 from bot.models import RUNNING_STATES
-from bot.projection import Projections, project
-from bot.webapp.view import table_view
+from bot.projection import Projection, Projections, match_history, project
+from bot.webapp.view import history_view, table_view, tricks_view
 
 log = logging.getLogger(__name__)
 
@@ -288,13 +288,31 @@ class Hub:
         nobody's business any more (a player's app, or old launch data, reads the
         result, not the cards); one read from the store (``detached``) is projected
         afresh, nothing of it kept."""
+        rec = game.rec
+        projection = self.projection(game, seat)
+        if projection is None:
+            return {"game": rec.id, "status": rec.status, "group": rec.chat_title, "lang": lang}
+        return table_view(rec, projection, lang, self.clock.now())
+
+    def projection(self, game: Game, seat: int | None) -> Projection | None:
+        """The projection ``seat``'s documents are built from (None: no match yet)."""
         rec, match = game.rec, game.match
         if match is None:
-            return {"game": rec.id, "status": rec.status, "group": rec.chat_title, "lang": lang}
+            return None
         if rec.status not in RUNNING_STATES:
             seat = None
         if game.detached:
-            projection = project(rec, match, None)
-        else:
-            projection = self.publisher.projections.of(game, seat)
-        return table_view(rec, projection, lang, self.clock.now())
+            return project(rec, match, None)
+        return self.publisher.projections.of(game, seat)
+
+    def panel(
+        self, game: Game, seat: int | None, lang: str, name: Literal["tricks", "history"]
+    ) -> dict[str, Any] | None:
+        """A panel of the page, asked for when it opens (not streamed): ``tricks`` (the
+        hand's tricks) or ``history`` (the match's hands); None: no match yet."""
+        projection = self.projection(game, seat)
+        if projection is None or game.match is None:
+            return None
+        if name == "tricks":
+            return tricks_view(game.rec, projection, lang)
+        return history_view(game.rec, projection, match_history(game.match), lang)

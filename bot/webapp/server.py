@@ -12,6 +12,8 @@ answer cached briefly); anyone else, or anyone Telegram does not vouch for, is r
     GET  /telegram-web-app.js  Telegram's WebApp script (a redirect; the sandbox: a stand-in)
     GET  /api/texts?lang=  the page's words (the i18n catalogs' ``webapp.*`` keys)
     GET  /api/view?game=   the reader's view of the game (``bot.webapp.view``)
+    GET  /api/tricks?game= the hand's tricks so far (the page's Tricks panel, when opened)
+    GET  /api/history?game=  the match's finished hands and level chart (its History panel)
     POST /api/act          an action (``bot.webapp.actions``): a DM button's command
     GET  /api/events?game= server-sent events: the view, then the view after each change
     POST /api/here         the page is shown (every few seconds; ``bot.webapp.live``)
@@ -36,9 +38,9 @@ import asyncio
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -110,6 +112,7 @@ class BotApp(Protocol):
 
 
 STATIC = Path(__file__).parent / "static"
+Handler = Callable[[web.Request], Awaitable[web.Response]]
 PTB: web.AppKey[Callable[[], BotApp | None]] = web.AppKey("ptb")
 LIMITS: web.AppKey[OrderedDict[int, AsyncLimiter]] = web.AppKey("limits")
 BAD_AUTH: web.AppKey[OrderedDict[str, AsyncLimiter]] = web.AppKey("bad_auth")
@@ -159,6 +162,8 @@ def make_app(ptb: Callable[[], BotApp | None], stand_in: Path | None = None) -> 
     app.router.add_static("/static/", STATIC)
     app.router.add_get("/api/texts", texts)
     app.router.add_get("/api/view", view)
+    app.router.add_get("/api/tricks", _panel("tricks"))
+    app.router.add_get("/api/history", _panel("history"))
     app.router.add_post("/api/act", act)
     app.router.add_get("/api/events", events)
     app.router.add_post("/api/here", here)
@@ -300,6 +305,23 @@ async def view(request: web.Request) -> web.Response:
     async with game.lock:
         doc = _running(request).bot_data.hub.view(game, seat, lang)
     return web.json_response(doc, dumps=_dumps)
+
+
+def _panel(name: Literal["tricks", "history"]) -> Handler:
+    """A panel's document: read as the view is (the same proof, limit and reader), asked
+    for when the page opens the panel rather than sent with every change."""
+
+    async def panel(request: web.Request) -> web.Response:
+        launch = await _from_header(request)
+        await _limit(request, launch.user.id)
+        game, seat, lang = await _reader(request, launch, _game_of(request, launch))
+        async with game.lock:
+            doc = _running(request).bot_data.hub.panel(game, seat, lang, name)
+        if doc is None:
+            raise web.HTTPNotFound(text="no match yet")
+        return web.json_response(doc, dumps=_dumps)
+
+    return panel
 
 
 async def act(request: web.Request) -> web.Response:

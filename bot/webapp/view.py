@@ -14,8 +14,16 @@ from typing import Any
 
 from bot.i18n import t
 from bot.models import GameRecord
-from bot.projection import Own, PlayView, Points, Projection, TrickView
-from bot.render.cards import rank_label, suit_groups
+from bot.projection import (
+    MatchHistory,
+    Own,
+    PlayView,
+    Points,
+    Projection,
+    TrickView,
+    hand_tricks,
+)
+from bot.render.cards import rank_label, suit_groups, suit_label
 from bot.render.reasons import reason_line
 from bot.render.table import (
     dealer_team_line,
@@ -209,3 +217,106 @@ def table_view(
     if p.own is not None:
         out["me"] = _mine(p, p.own, rec, lang)
     return out
+
+
+# ---------------------------------------------------------------------- the panels
+# Fetched when a panel opens (and again while it is open and the table changes), never
+# sent with every change: each card once in ``cards`` (its id to how it is drawn), the
+# plays as card ids.
+def _legend(cards: set[int], lang: str) -> dict[str, Any]:
+    return {str(c): card_json(c, lang) for c in sorted(cards)}
+
+
+def _record_play(play: PlayView, seen: set[int]) -> dict[str, Any]:
+    out: dict[str, Any] = {"seat": play.seat, "cards": list(play.cards)}
+    seen.update(play.cards)
+    if play.mark == "ruff":
+        out["ruff"] = True
+    if play.attempted is not None:  # a failed throw (RULES 8.3, 13): tried, beaten, by whom
+        out["attempted"] = list(play.attempted)
+        out["beaten_by"] = list(play.beaten_by)
+        out["beaten_by_seat"] = play.beaten_by_seat
+        out["penalty"] = play.penalty
+        seen.update(play.attempted)
+        seen.update(play.beaten_by)
+    return out
+
+
+def tricks_view(rec: GameRecord, p: Projection, lang: str) -> dict[str, Any]:
+    """The Tricks panel of ``p``'s reader: every trick of the hand in order (who led,
+    each play, the winner and its points), the point cards each team took, the throw
+    penalties, and the kitty once the reader may see it (``bot.projection.hand_tricks``)."""
+    record = hand_tricks(p)
+    seen: set[int] = set()
+    tricks = [
+        {
+            "n": trick.number,
+            "leader": trick.leader,
+            "plays": [_record_play(play, seen) for play in trick.plays],
+            "winner": trick.winner,
+            "best": trick.best,
+            "points": trick.points,
+        }
+        for trick in record.tricks
+    ]
+    for cards in record.taken:
+        seen.update(cards)
+    if record.kitty is not None:
+        seen.update(record.kitty)
+    result = p.view.result
+    return {
+        "game": rec.id,
+        "hand_no": p.hand_number,
+        "version": p.version,
+        "attackers": record.attackers,
+        "tricks": tricks,
+        "taken": [
+            {
+                "team": team,
+                "team_name": t(lang, f"team.short.{team}"),
+                "points": record.points[team],
+                "cards": list(record.taken[team]),
+            }
+            for team in (0, 1)
+        ],
+        "penalty": record.penalty,
+        "kitty": None if record.kitty is None else list(record.kitty),
+        "kitty_bonus": None if result is None else result.kitty_bonus,
+        "cards": _legend(seen, lang),
+    }
+
+
+def history_view(
+    rec: GameRecord, p: Projection, history: MatchHistory, lang: str
+) -> dict[str, Any]:
+    """The History panel: each finished hand of the match (its dealer, trump, level,
+    the attackers' points, who went up how far, the levels after it) and the level
+    chart's points (``bot.projection.match_history``), during the match and after."""
+    hands = []
+    for row in history.hands:
+        hands.append(
+            {
+                "n": row.number,
+                "dealer": row.dealer,
+                "trump": suit_label(row.trump, lang) if row.trump_known else "?",
+                "red": row.trump_known and row.trump in (1, 3),
+                "level": rank_label(row.level),
+                "attackers": row.attackers,
+                "points": row.points,
+                "winner": row.winner,
+                "team": row.team,  # the team the hand went for, and the levels it climbed
+                "team_name": t(lang, f"team.short.{row.team}"),
+                "up": row.up,
+                "levels": [rank_label(x) for x in row.levels_after],
+            }
+        )
+    return {
+        "game": rec.id,
+        "hand_no": p.hand_number,
+        "hands": hands,
+        "teams": [t(lang, f"team.short.{team}") for team in (0, 1)],
+        # per point (before hand 1, after each hand): both teams' levels, counted on past A
+        "progression": [list(point) for point in history.progression],
+        "ranks": list(RANKS),  # the axis' labels, a lap of them
+        "winner": history.winner,
+    }

@@ -117,7 +117,7 @@ async def test_every_malformed_body_or_parameter_is_a_4xx_with_no_traceback(tmp_
                 statuses[f"here {body[:50]!r}"] = r.status
                 await r.read()
             for param in GAME_PARAMS:
-                for path in ("/api/view", "/api/events"):
+                for path in ("/api/view", "/api/tricks", "/api/history", "/api/events"):
                     query = {"game": param}
                     headers = ann.headers
                     if path == "/api/events":

@@ -1059,3 +1059,211 @@ def test_hint_says_why_and_why_tells_the_last_tricks_computer_plays(
                 print(f"screenshot: {path}")
             for context in browser.contexts:
                 context.close()
+
+
+# the panel as a player reads it: inside the viewport above Telegram's buttons, nothing wider
+# than the page, no name or line cut, the page itself never scrolling (the panel's body does)
+PANEL = r"""() => {
+  const vw = innerWidth, vh = innerHeight, out = [];
+  const box = (el) => el.getBoundingClientRect();
+  const bar = document.getElementById("tg-bottom-bar");
+  const floor = bar && bar.style.display !== "none" ? box(bar).top : vh;
+  const panel = document.getElementById("panel"), body = panel.querySelector(".body");
+  const p = box(panel);
+  if (p.top < 0 || p.bottom > floor + 0.5 || p.left < -0.5 || p.right > vw + 0.5) out.push("the panel is outside the viewport");
+  if (document.scrollingElement.scrollHeight > vh + 0.5) out.push("the page scrolls");
+  if (body.scrollWidth > body.clientWidth + 0.5) out.push("the panel is wider than the page");
+  for (const el of panel.querySelectorAll(".head, .who, .line, .beat, .kitty, td, th, .tabs button, h4")) {
+    const r = box(el);
+    if (r.width && (r.left < p.left - 0.5 || r.right > p.right + 0.5)) out.push(`"${el.textContent.slice(0, 20)}" beyond the panel`);
+    if (el.scrollWidth > el.clientWidth + 0.5) out.push(`"${el.textContent.slice(0, 30)}" is cut`);
+  }
+  return out;
+}"""
+
+
+def panel_readable(page: Page, where: str) -> None:
+    problems = page.evaluate(PANEL)
+    if problems:
+        shot = ARTIFACTS / f"miniapp-unreadable-{where.replace(' ', '-')}.png"
+        page.screenshot(path=str(shot))
+        raise AssertionError(f"{where}: {problems} (see {shot})")
+
+
+def open_panel(page: Page, name: str) -> None:
+    """One tap from the table: the header's 📋 (the hand's tricks) or 📈 (the match)."""
+    page.locator(f"#bar [data-panel={name}]").click()
+    expect(page.locator("body")).to_have_attribute("data-panel", name)
+    expect(page.locator("#table")).to_be_hidden()
+    expect(page.locator(BACK)).to_be_visible()  # Telegram's BackButton: back to the table
+
+
+def panel_doc(page: Page, name: str) -> dict[str, Any]:
+    """The panel's document as the page read it, once drawn from the latest view."""
+    wait_js(
+        page,
+        "(n) => !!(state.panels[n] && state.panels[n].doc && state.panels[n].at === panelStamp(n, state.view)"
+        " && document.querySelector('#panel .body').dataset.key === `${n}.${state.panels[n].at}`)",
+        name,
+    )
+    doc: dict[str, Any] = page.evaluate("(n) => state.panels[n].doc", name)
+    return doc
+
+
+def close_panel(page: Page) -> None:
+    page.locator(BACK).click()
+    expect(page.locator("body")).not_to_have_attribute("data-panel", re.compile("."))
+    expect(page.locator("#table")).to_be_visible()
+    expect(page.locator(BACK)).to_have_count(0)
+
+
+def check_tricks_panel(page: Page, lang: str, failed: bool) -> dict[str, Any]:
+    """Every trick of the hand in order, each play under its seat's name, the winner's
+    marked; the failed throw's row says what was tried, who beat it with what, the penalty."""
+    doc = panel_doc(page, "tricks")
+    view = view_of(page)
+    rows = page.locator("#panel .trick")
+    expect(rows).to_have_count(len(doc["tricks"]))
+    live = bool(view["trick"] and view["trick"]["plays"])
+    assert len(doc["tricks"]) == view["tricks_done"] + live > 0
+    names = [
+        re.sub("<[^>]+>", "", s["name"]).replace("\u2068", "").replace("\u2069", "")
+        for s in view["seats"]
+    ]
+    for i, trick in enumerate(doc["tricks"]):
+        row = rows.nth(i)
+        expect(row.locator(".head b")).to_have_text(t(lang, "webapp.tricks.trick", n=i + 1))
+        expect(row.locator(".p")).to_have_count(len(trick["plays"]))
+        if trick["winner"] is not None:
+            expect(row.locator(f".p.won[data-seat='{trick['winner']}']")).to_have_count(1)
+    throws = [p for tr in doc["tricks"] for p in tr["plays"] if "attempted" in p]
+    assert bool(throws) == failed, throws
+    for play in throws:
+        cell = page.locator(f"#panel .trick .p.failed[data-seat='{play['seat']}']").first
+        expect(cell.locator(".attempt .c")).to_have_count(len(play["attempted"]))
+        beat = cell.locator(".beat")
+        expect(beat).to_contain_text(names[play["beaten_by_seat"]])
+        expect(beat.locator(".c")).to_have_count(len(play["beaten_by"]))
+        penalty = f"+{play['penalty']}" if play["penalty"] > 0 else str(play["penalty"])
+        expect(beat.locator(".pen")).to_have_text(t(lang, "webapp.tricks.penalty", n=penalty))
+    taken = page.locator("#panel .taken b")
+    for team in (0, 1):
+        expect(taken.filter(has_text=doc["taken"][team]["team_name"])).to_contain_text(
+            str(doc["taken"][team]["points"])
+        )
+    return doc
+
+
+@pytest.mark.parametrize("lang", list(RUNS))
+def test_the_hands_tricks_and_the_matchs_history_one_tap_from_the_table(
+    tmp_path: Path, browser: Browser, lang: str
+) -> None:
+    """Alice and three computers, in two pages of one launch (360×640 and 320×568, light and
+    dark): after her failed throw the 📋 panel lists the tricks with the throw's row (what was
+    tried, the beater and its holder, the penalty); the hand then plays out (her turn runs
+    out: 托管), and the panel has every trick, each team's point cards and the kitty; 📈 has
+    the hand's row and the level chart, and still does in hand 2."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    english = lang == "en"
+    quick = {
+        **QUICK,
+        "DEAL_BATCH": "25",
+        "OVERTURN_WINDOW_SECONDS": "120",
+        "COMPUTER_DELAY_SECONDS": "0.05",
+        "TURN_TIMEOUT_SECONDS": "12",
+    }
+    locale = "en-US" if english else "zh-CN"
+    errors: list[str] = []
+    shots: list[Path] = []
+    with sandbox_process(tmp_path, "--lang", lang, seed=SEED, **quick) as address:
+        page = browser.new_page(viewport=DESKTOP, locale=locale)
+        page.on("pageerror", lambda e: errors.append(f"sandbox: {e}"))
+        try:
+            page.goto(f"{address}?lang={lang}")
+            expect(page.locator("body")).to_have_attribute("data-ready", "1")
+            page.locator("#welcome-quick").click()
+            button = page.locator("#messages-private button.web-app").last
+            expect(button).to_have_text(t(lang, "btn.table"), timeout=20_000)
+            button.click()
+            src = page.locator("#miniapp iframe").get_attribute("src")
+            assert src
+            page.locator("#miniapp .miniapp-close").click()
+            (size, scheme), (size2, scheme2) = RUNS[lang]
+            app = open_app(browser, address, src, errors, "app", size, scheme, locale)
+            other = open_app(browser, address, src, errors, "other", size2, scheme2, locale)
+            pages = {f"{size['width']}-{scheme}": app, f"{size2['width']}-{scheme2}": other}
+            table = Table(lang, app, other, tuple(pages))  # type: ignore[arg-type]
+
+            def look(name: str, phase: str) -> None:
+                for where, p in pages.items():
+                    panel_readable(p, f"{where} {phase}")
+                    shot = ARTIFACTS / f"miniapp-{name}-{lang}-{where}-{phase}.png"
+                    p.screenshot(path=str(shot))
+                    shots.append(shot)
+
+            deadline = time.monotonic() + 90
+            while not table.did["throw"]:  # declare, pass, bury, then the failed throw
+                assert time.monotonic() < deadline, table.did
+                if not table.step(view_of(app)):
+                    app.wait_for_timeout(40)
+            # the table rests at her next turn (12 s before it runs out) while the panels are read
+            wait_js(app, "state.view.phase === 'playing' && state.view.me.my_turn && !state.hold")
+            for p in pages.values():
+                open_panel(p, "tricks")
+                check_tricks_panel(p, lang, failed=True)
+            look("tricks", "failed-throw")
+            for p in pages.values():
+                close_panel(p)
+
+            # her turns run out: 托管 plays the hand out
+            expect(app.locator("#result")).to_be_visible(timeout=120_000)
+            for p in pages.values():
+                open_panel(p, "tricks")
+                doc = check_tricks_panel(p, lang, failed=True)
+                assert len(doc["tricks"]) == view_of(p)["tricks_done"]
+                expect(p.locator("#panel .kitty .c")).to_have_count(8)  # public now
+            look("tricks", "hand-over")
+            for p in pages.values():
+                p.locator("#panel .body").evaluate("(b) => { b.scrollTop = b.scrollHeight; }")
+            look("tricks", "hand-over-end")
+            for p in pages.values():
+                p.locator("#panel .tabs [data-panel=history]").click()
+                doc = panel_doc(p, "history")
+                [row] = doc["hands"]
+                view = view_of(p)
+                assert row["levels"] == view["result"]["levels"]
+                assert row["dealer"] == view["dealer"]
+                expect(p.locator("#panel tr[data-n='1'] td")).to_have_count(6)
+                expect(p.locator("#panel tr[data-n='1']")).to_contain_text(str(row["points"]))
+                expect(p.locator("#panel svg polyline")).to_have_count(2)
+                expect(p.locator("#panel svg circle")).to_have_count(4)  # before and after
+            look("history", "hand-over")
+            for p in pages.values():
+                close_panel(p)
+
+            # hand 2: the match's history is there during the match
+            if view_of(app)["me"]["auto"]:
+                press_main(app)  # I'm back
+                expect(app.locator(MAIN)).to_have_text(t(lang, "btn.next_hand"))
+            press_main(app)
+            for p in pages.values():
+                expect(p.locator("#info")).to_contain_text(
+                    re.sub("<[^>]+>", "", t(lang, "webapp.hand", n=2))
+                )
+                open_panel(p, "history")
+                doc = panel_doc(p, "history")
+                assert doc["hand_no"] == 2 and len(doc["hands"]) == 1
+                expect(p.locator("#panel tr[data-n]")).to_have_count(1)
+            look("history", "hand-2")
+            for p in pages.values():
+                p.locator("#panel .tabs [data-panel=tricks]").click()
+                doc = panel_doc(p, "tricks")
+                assert doc["hand_no"] == 2
+                expect(p.locator("#panel .trick")).to_have_count(len(doc["tricks"]))
+                close_panel(p)
+            assert not errors, errors
+        finally:
+            for path in shots:
+                print(f"screenshot: {path}")
+            for context in browser.contexts:
+                context.close()

@@ -98,7 +98,7 @@ async function start() {
     tg.expand();
     if (tg.MainButton) tg.MainButton.onClick(() => primary && primary.run());
     if (tg.SecondaryButton) tg.SecondaryButton.onClick(() => secondary && secondary.run());
-    if (tg.BackButton) tg.BackButton.onClick(() => { setLast(false); });
+    if (tg.BackButton) tg.BackButton.onClick(back);
     if (tg.onEvent) tg.onEvent("viewportChanged", () => render());
   }
   const lang = (user.language_code || navigator.language || "zh").toLowerCase();
@@ -107,6 +107,7 @@ async function start() {
   document.title = T("webapp.title");
   $("notice").textContent = T("webapp.loading");
   $("sound").addEventListener("click", toggleSound);
+  wirePanels();
   if (!initData) { $("notice").textContent = T("webapp.no_auth"); return; }
   const r = await api(withGame("api/view"));
   if (!r.ok) {
@@ -245,6 +246,7 @@ function show(view) {
   }
   if (!view.last) state.showLast = false;
   state.view = view;
+  panelFollows(old, view);
   state.deadlineAt = view.deadline == null ? null : performance.now() / 1000 + view.deadline;
   render();
 }
@@ -351,6 +353,7 @@ function render() {
   renderMiddle(v, shown);
   renderResult(v);
   renderWhy(v);
+  renderPanel(v);
   renderMine(v);
   renderTelegram(v);
   fit();
@@ -897,8 +900,9 @@ function renderTelegram(v) {
   }
   if (has("SecondaryButton", "7.10") && secondary) tg.SecondaryButton.setParams({ position: "left" });
   if (has("BackButton", "6.1")) {
-    if (state.showLast && !tg.BackButton.isVisible) tg.BackButton.show();
-    if (!state.showLast && tg.BackButton.isVisible) tg.BackButton.hide();
+    const backs = state.showLast || !!state.panel;
+    if (backs && !tg.BackButton.isVisible) tg.BackButton.show();
+    if (!backs && tg.BackButton.isVisible) tg.BackButton.hide();
   }
   const playing = v.me && v.status === "running" && v.phase !== "done";
   if (playing && tg.enableClosingConfirmation) tg.enableClosingConfirmation();
@@ -1003,6 +1007,247 @@ async function act(action, extra) {
 function note(text, alert) {
   state.note = { text, alert, until: performance.now() + (alert ? 3000 : 1500) };
   if (state.view) renderPrompt(state.view);
+}
+
+// ------------------------------------------------------------------ the Tricks and Match panels
+// One tap from the header (📋 the hand's tricks, 📈 the match): drawn in the table's place, read
+// from api/tricks and api/history when opened, and read again while open when the table moved
+// (a trick more, a hand ended): the stream's view never carries them. Telegram's BackButton
+// (or Close) goes back to the table.
+state.panel = null; // "tricks", "history" or null
+state.panels = {}; // name -> {doc, at: the view's version/hand it was read at, busy, again}
+
+function wirePanels() {
+  for (const b of document.querySelectorAll("[data-panel]")) {
+    b.addEventListener("click", () => openPanel(state.panel === b.dataset.panel && b.classList.contains("icon") ? null : b.dataset.panel));
+  }
+  document.querySelector("#panel .close").addEventListener("click", () => openPanel(null));
+}
+
+function back() {
+  if (state.panel) openPanel(null);
+  else setLast(false);
+}
+
+function openPanel(name) {
+  state.panel = name;
+  haptic("select");
+  if (name) { state.showLast = false; fetchPanel(name); }
+  render();
+}
+
+// what a panel's document depends on: the tricks on each play (and the hand's end: the kitty),
+// the match's on a hand ending (or a new one)
+function panelStamp(name, v) {
+  if (name === "history") return `${v.hand_no}.${v.result ? 1 : 0}`;
+  return `${v.hand_no}.${v.phase}.${v.tricks_done}.${v.trick ? v.trick.plays.length : 0}`;
+}
+
+const PANEL_GAP_MS = 700; // a panel is read again this often at most (the computers play fast)
+
+async function fetchPanel(name) {
+  const v = state.view;
+  if (!v) return;
+  const known = state.panels[name] || (state.panels[name] = { doc: null, at: null, busy: false, again: false, last: -1e9, timer: null });
+  if (known.busy) { known.again = true; return; }
+  const wait = known.last + PANEL_GAP_MS - performance.now();
+  if (wait > 0) {
+    if (!known.timer) known.timer = setTimeout(() => { known.timer = null; fetchPanel(name); }, wait);
+    return;
+  }
+  known.busy = true;
+  known.last = performance.now();
+  const stamp = panelStamp(name, v);
+  try {
+    const r = await api(withGame(`api/${name}`));
+    if (r.ok) { known.doc = await r.json(); known.at = stamp; }
+  } catch (e) { /* offline: the banner says so; the next change asks again */ }
+  known.busy = false;
+  if (known.again || (state.view && panelStamp(name, state.view) !== known.at && state.panel === name)) {
+    known.again = false;
+    if (state.panel === name) fetchPanel(name);
+  }
+  if (state.panel === name) render();
+}
+
+function panelFollows(old, view) {
+  const name = state.panel;
+  if (!name || !view.phase) return;
+  const known = state.panels[name];
+  if (!known || known.at !== panelStamp(name, view)) fetchPanel(name);
+}
+
+function renderPanel(v) {
+  const box = $("panel");
+  const name = v.phase ? state.panel : null;
+  if (name) document.body.dataset.panel = name;
+  else delete document.body.dataset.panel;
+  for (const b of document.querySelectorAll("#bar [data-panel]")) {
+    b.hidden = false;
+    b.title = b.ariaLabel = T(`webapp.${b.dataset.panel}`);
+    b.setAttribute("aria-pressed", String(b.dataset.panel === name));
+  }
+  box.hidden = !name;
+  if (!name) return;
+  for (const b of box.querySelectorAll(".tabs [data-panel]")) {
+    b.textContent = T(`webapp.${b.dataset.panel}`);
+    b.setAttribute("aria-pressed", String(b.dataset.panel === name));
+  }
+  const close = box.querySelector(".close");
+  close.textContent = "✕";
+  close.title = close.ariaLabel = T("webapp.close");
+  const body = box.querySelector(".body");
+  const known = state.panels[name];
+  const doc = known && known.doc;
+  const key = `${name}.${known ? known.at : ""}`;
+  if (body.dataset.key === key && body.childElementCount) return; // drawn already: keep its scroll
+  const top = body.dataset.key && body.dataset.key.split(".")[0] === name ? body.scrollTop : 0;
+  body.dataset.key = key;
+  body.innerHTML = "";
+  if (!doc) { body.append(quiet(T("webapp.loading"))); return; }
+  if (name === "tricks") drawTricks(body, doc);
+  else drawHistory(body, doc);
+  body.scrollTop = top;
+}
+
+function quiet(text) {
+  const el = document.createElement("div");
+  el.className = "quiet";
+  el.textContent = text;
+  return el;
+}
+
+function el(tag, cls, html) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (html != null) e.innerHTML = html;
+  return e;
+}
+
+function signed(n) { return n > 0 ? `+${n}` : `${n}`; }
+
+function drawTricks(body, doc) {
+  const legend = (ids) => ids.map((id) => doc.cards[String(id)]);
+  const taken = el("div", "taken");
+  for (const team of [doc.attackers, 1 - doc.attackers].filter((x) => x === 0 || x === 1)) {
+    const t = doc.taken[team];
+    const key = team === doc.attackers ? "webapp.tricks.taken.attackers" : "webapp.tricks.taken.defenders";
+    const line = el("div", "line");
+    line.append(el("b", `t${team}`, T(key, { team: t.team_name, points: t.points })));
+    if (t.cards.length) line.append(cardsEl(legend(t.cards), true));
+    taken.append(line);
+  }
+  if (doc.penalty) taken.append(el("div", "line pen", T("webapp.tricks.penalties", { n: signed(doc.penalty) })));
+  if (doc.attackers != null) body.append(taken);
+  if (!doc.tricks.length) body.append(quiet(T("webapp.tricks.none")));
+  for (const trick of doc.tricks) {
+    const box = el("div", "trick");
+    box.dataset.n = trick.n;
+    const head = el("div", "head");
+    head.append(el("b", "", T("webapp.tricks.trick", { n: trick.n })), el("span", "", T("webapp.tricks.led", { name: nameOf(trick.leader) })));
+    head.append(trick.winner != null
+      ? el("span", "won", T(trick.points ? "webapp.tricks.won_points" : "webapp.tricks.won", { name: nameOf(trick.winner), points: trick.points }))
+      : el("span", "", T("webapp.tricks.playing")));
+    box.append(head);
+    const plays = el("div", "plays");
+    for (const play of trick.plays) {
+      const leading = trick.winner == null && trick.best === play.seat; // winning it so far
+      const cell = el("div", "p" + (trick.winner === play.seat ? " won" : leading ? " best" : "") + (play.attempted ? " failed" : ""));
+      cell.dataset.seat = play.seat;
+      cell.append(el("span", "who", nameOf(play.seat)));
+      const row = el("div", "row");
+      if (play.attempted) { // what was tried, then the play it was cut down to
+        row.append(el("span", "tried", T("webapp.tricks.failed")));
+        const tried = cardsEl(legend(play.attempted), true);
+        tried.classList.add("attempt");
+        row.append(tried, el("span", "", "→"));
+      }
+      row.append(cardsEl(legend(play.cards), true));
+      if (play.ruff) row.append(el("span", "ruff", T("webapp.ruff")));
+      cell.append(row);
+      if (play.attempted && play.beaten_by_seat != null) { // RULES 13: the beater and its holder
+        const beat = el("div", "beat");
+        beat.append(el("span", "", T("webapp.tricks.beaten", { name: nameOf(play.beaten_by_seat) })));
+        beat.append(cardsEl(legend(play.beaten_by), true));
+        beat.append(el("span", "pen", T("webapp.tricks.penalty", { n: signed(play.penalty) })));
+        cell.append(beat);
+      }
+      plays.append(cell);
+    }
+    box.append(plays);
+    body.append(box);
+  }
+  if (doc.kitty) { // after the hand, or to whoever buried it
+    const kitty = el("div", "kitty");
+    kitty.append(el("b", "", T("webapp.kitty")), cardsEl(legend(doc.kitty), true));
+    if (doc.kitty_bonus) kitty.append(el("span", "", T("webapp.tricks.bonus", { n: doc.kitty_bonus })));
+    body.append(kitty);
+  }
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function svgEl(tag, attrs, text) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, val] of Object.entries(attrs)) e.setAttribute(k, String(val));
+  if (text != null) e.textContent = text;
+  return e;
+}
+
+// the level chart the group gets at the end (bot.render.chart), drawn here from the same points:
+// 2 at the bottom, A at the top (a second lap above, where a team went past A)
+function levelChart(doc) {
+  const W = 300, H = 140, L = 20, R = 8, TOP = 7, B = 15;
+  const lap = doc.ranks.length;
+  const pts = doc.progression;
+  const high = (Math.floor(Math.max(...pts.flat()) / lap) + 1) * lap - 1;
+  const hands = Math.max(pts.length - 1, 1);
+  const x = (i) => L + ((W - L - R) * i) / hands;
+  const y = (level) => TOP + (H - TOP - B) * (1 - level / high);
+  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": T("webapp.history.chart") });
+  for (let level = 0; level <= high; level++) {
+    svg.append(svgEl("line", { class: "grid", x1: L, x2: W - R, y1: y(level), y2: y(level) }));
+    if (high >= lap && level % 2) continue;
+    svg.append(svgEl("text", { x: L - 4, y: y(level) + 3, "text-anchor": "end" }, doc.ranks[level % lap]));
+  }
+  const step = Math.max(1, Math.ceil(hands / 10));
+  for (let i = 0; i <= hands; i += step) svg.append(svgEl("text", { x: x(i), y: H - 4, "text-anchor": "middle" }, String(i)));
+  for (const team of [0, 1]) {
+    const off = (team * 2 - 1) * 1.5; // the two lines a little apart where they overlap
+    const line = pts.map((p, i) => `${x(i).toFixed(1)},${(y(p[team]) + off).toFixed(1)}`).join(" ");
+    svg.append(svgEl("polyline", { class: `l${team}`, points: line }));
+    pts.forEach((p, i) => svg.append(svgEl("circle", { class: `d${team}`, cx: x(i), cy: y(p[team]) + off, r: 2.6 })));
+  }
+  return svg;
+}
+
+function drawHistory(body, doc) {
+  if (!doc.hands.length) body.append(quiet(T("webapp.history.none")));
+  // the chart's title and legend: each team's name in its line's colour
+  body.append(el("h4", "", `${T("webapp.history.chart")} · <span class="t0">${doc.teams[0]}</span> · <span class="t1">${doc.teams[1]}</span>`));
+  body.append(levelChart(doc));
+  if (!doc.hands.length) return;
+  const table = el("table");
+  const head = el("tr");
+  for (const k of ["hand", "dealer", "played", "points", "result", "levels"]) head.append(el("th", "", T(`webapp.history.head.${k}`)));
+  table.append(head);
+  for (const h of doc.hands) {
+    const row = el("tr");
+    row.dataset.n = h.n;
+    row.append(el("td", "", String(h.n)));
+    row.append(el("td", "name", nameOf(h.dealer)));
+    const played = el("td");
+    played.append(el("span", "trump" + (h.red ? " red" : ""), h.trump), ` ${h.level}`);
+    row.append(played);
+    row.append(el("td", `t${h.attackers}`, String(h.points)));
+    const said = h.up ? T("webapp.history.up", { team: h.team_name, n: h.up }) : T("webapp.history.over", { team: h.team_name });
+    row.append(el("td", `t${h.team}`, said));
+    const levels = el("td");
+    levels.append(el("span", "t0", h.levels[0]), " : ", el("span", "t1", h.levels[1]));
+    row.append(levels);
+    table.append(row);
+  }
+  body.append(table);
+  if (doc.winner != null) body.append(el("div", `won-match t${doc.winner}`, T("webapp.history.won", { team: doc.teams[doc.winner] })));
 }
 
 window.addEventListener("resize", render);
