@@ -281,9 +281,6 @@ async def _setup(app: ShengjiApplication) -> None:
     settings, clock = app.settings, app.clock
     assert app.job_queue is not None, "python-telegram-bot[job-queue] is required"
     store = await Store(settings.database_path).open()
-    # A chat's delivery that fails (a DM blocked, a group migrated) changes its games
-    # through the chats' lifecycle, which is built below (it changes games through the
-    # service, which delivers through these outboxes): a loop of calls, closed here.
     outboxes = Outboxes(
         app.bot,
         clock,
@@ -291,8 +288,6 @@ async def _setup(app: ShengjiApplication) -> None:
         settings.dm_interval_seconds,
         on_shown=store.save_shown,
         on_edited=store.note_shown,
-        on_forbidden=lambda chat_id: chats.on_forbidden(chat_id),
-        on_migrated=lambda old, new: chats.on_migrated(old, new),
     )
     readers = Readers(settings.webapp_streams_per_person, settings.webapp_streams_per_address)
     publisher = Publisher(settings, outboxes, clock, readers, app.bot.username)
@@ -303,6 +298,11 @@ async def _setup(app: ShengjiApplication) -> None:
     deadlines = Deadlines(JobSchedule(app.job_queue), publisher, computers, settings, clock)
     service = GameService(settings, store, outboxes, clock, publisher, deadlines)
     chats = ChatLifecycle(service, service.games, store, outboxes)
+    # The one loop of calls between the parts, closed here by name: a chat's delivery
+    # that fails (a DM blocked, a group migrated) changes its games through the chats'
+    # lifecycle, which changes them through the service, which delivers through the
+    # outboxes. The outboxes are told who handles their failures once it exists.
+    outboxes.on_forbidden, outboxes.on_migrated = chats.on_forbidden, chats.on_migrated
     parts = Parts(
         service=service,
         members=Members(app.bot, clock),

@@ -15,14 +15,14 @@ from bot.render.cards import card_label
 from bot.render.hand import hand_message
 from bot.render.reasons import reason_line, said_points, said_share
 from bot.table import apply
-from bot.table.commands import Hint, Why
+from bot.table.commands import Why
 from bot.webapp.view import table_view
 from engine.cards import parse_cards
 from engine.players.search import SearchPlayer
 from engine.reasons import Odds, Reason
 from tests.engine.test_players_search import hidden_swapped, positions
 from tests.table.test_commands import ann_follows
-from tests.table.test_table import PACE, at_seat, until
+from tests.table.test_table import PACE, at_seat, hint, until
 
 ACES = parse_cards("AS AS")
 
@@ -104,7 +104,7 @@ def test_reason_text_never_depends_on_hidden_cards():
 
 def test_a_hint_shows_why_in_the_dm_and_the_mini_app_in_the_readers_words():
     table, at = ann_follows()
-    out = apply(table, at_seat(table, Hint), PACE, at.moment)
+    out = apply(table, hint(table), PACE, at.moment)
     assert out.answer.text == t("en", "hint.done")
     rec, match = table.rec, table.match
     p = project(rec, match, 0)
