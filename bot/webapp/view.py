@@ -25,6 +25,7 @@ from bot.render.table import (
     trump_label,
 )
 from engine.cards import BJ, LJ, RANKS, points, rank_of, suit_of
+from engine.counter import CardCount
 from engine.ranking import TRUMP
 from engine.seats import SEATS
 
@@ -98,6 +99,41 @@ def _points(points: Points, lang: str) -> dict[str, Any]:
         # what the total means, in the DM's words: the take-over, the next threshold
         "context": points_context_parts(points, lang),
         "cards": _cards(points.won, lang),
+    }
+
+
+def _counter(count: CardCount, lang: str) -> dict[str, Any]:
+    """The seat's card counter (记牌器, engine.counter) as the page lists it: per suit
+    class the cards out and the high cards with their copies out, the cards played; the
+    points; each seat's shown voids."""
+
+    def label(klass: int) -> str:
+        return t(lang, "hand.trumps") if klass == TRUMP else SUIT_TEXT[klass]
+
+    return {
+        "classes": [
+            {
+                "label": label(c.klass),
+                "trump": c.klass == TRUMP,
+                "red": c.klass in (1, 3),
+                "out": c.out,
+                "high": [card_json(card, lang) | {"n": n} for card, n in c.high],
+                "played": _cards(c.played, lang),
+            }
+            for c in count.classes
+        ],
+        "points": {
+            "unplayed": count.points_unplayed,
+            "mine": count.points_mine,
+            "buried": count.points_buried,
+            "out": [card_json(card, lang) | {"n": n} for card, n in count.points_out],
+        },
+        "voids": [
+            {"seat": seat, "classes": [label(k) for k in voids]}
+            for seat, voids in enumerate(count.voids)
+            if voids
+        ],
+        "kitty_known": count.kitty_known,
     }
 
 
@@ -194,6 +230,8 @@ def table_view(
         "tricks_done": p.tricks_done,
         "points": None if p.points is None else _points(p.points, lang),
         "kitty": _cards(view.kitty, lang) if view.kitty is not None else None,
+        # the reader's card counter (记牌器), when the game has it on and the hand is played
+        "counter": None if p.counter is None else _counter(p.counter, lang),
         "result": None,
         "me": None,
     }
