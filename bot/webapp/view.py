@@ -166,6 +166,8 @@ def _mine(p: Projection, own: Own, rec: GameRecord, lang: str) -> dict[str, Any]
         "picked": list(own.picked) or None,
         "selection": list(own.selection),
         "auto": own.auto,
+        # the seat's card counter (记牌器), when the game has it on and the tricks are played
+        "counter": None if p.counter is None else _counter(p.counter, lang),
         # following: the cards that can be part of a legal play (the engine's answer);
         # None when any card may be tapped
         "playable": None if own.playable is None else list(own.playable),
@@ -230,8 +232,6 @@ def table_view(
         "tricks_done": p.tricks_done,
         "points": None if p.points is None else _points(p.points, lang),
         "kitty": _cards(view.kitty, lang) if view.kitty is not None else None,
-        # the reader's card counter (记牌器), when the game has it on and the hand is played
-        "counter": None if p.counter is None else _counter(p.counter, lang),
         "result": None,
         "me": None,
     }

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import t
-from bot.table import Outcome, Table, apply
+from bot.table import Outcome, Table, apply, due, turn_clock
 from bot.table.commands import (
     AddComputer,
     AtSeat,
@@ -35,7 +35,6 @@ from bot.table.hand import reason_text
 from engine import hand as rules
 from engine.errors import IllegalAction
 from engine.players import choose_bury
-from bot.table import due, turn_clock
 from tests.table.test_table import (
     BEN,
     CREATOR,

@@ -634,7 +634,7 @@ function textEl(html, cls) {
 
 function renderCounter(v) {
   const box = $("counter");
-  const count = v.counter;
+  const count = v.me && v.me.counter;
   if (!count || !state.showCounter) { box.hidden = true; box.innerHTML = ""; return; }
   box.hidden = false;
   box.innerHTML = "";
@@ -890,7 +890,7 @@ function renderTools(v, me) {
     kitty.setAttribute("aria-pressed", String(!!state.showKitty));
     box.append(kitty);
   }
-  if (v.counter) {
+  if (me.counter) {
     const counter = button(T("webapp.counter"), setCounter, true, "counter");
     counter.setAttribute("aria-pressed", String(!!state.showCounter));
     box.append(counter);
