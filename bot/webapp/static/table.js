@@ -641,6 +641,13 @@ function renderCounter(v) {
   const title = document.createElement("h3");
   title.textContent = T("webapp.counter.title");
   box.append(title);
+  // first what a glance needs: the points not yet played and who is void, then each class
+  const p = count.points;
+  const kitty = p.buried == null ? "" : T("webapp.counter.points_kitty", { n: p.buried });
+  box.append(counterRow("", [textEl(T("webapp.counter.points", { left: p.unplayed, mine: p.mine }) + kitty)], "points"));
+  const suit = (label) => (/[♥♦]/.test(label) ? `<span class="red">${label}</span>` : label);
+  const voids = count.voids.map((x) => `${nameOf(x.seat)} <b>${x.classes.map(suit).join(" ")}</b>`);
+  box.append(counterRow(T("webapp.counter.voids"), [textEl(voids.length ? voids.join(" · ") : T("webapp.counter.voids_none"))], "voids"));
   for (const c of count.classes) {
     const suit = `<b class="${c.red ? "red" : ""}">${c.label}</b>`;
     const out = textEl(T("webapp.counter.out", { n: c.out }), "out");
@@ -648,12 +655,7 @@ function renderCounter(v) {
     const played = c.played.length ? chipsEl(c.played, c.trump) : textEl(T("webapp.counter.none"), "quiet");
     box.append(counterRow(T("webapp.counter.played"), [played], "played"));
   }
-  const p = count.points;
-  const kitty = p.buried == null ? "" : T("webapp.counter.points_kitty", { n: p.buried });
-  box.append(counterRow("", [textEl(T("webapp.counter.points", { left: p.unplayed, mine: p.mine }) + kitty)], "points"));
   if (p.out.length) box.append(counterRow(T("webapp.counter.points_out"), [chipsEl(p.out, true)], "pts"));
-  const voids = count.voids.map((x) => `${nameOf(x.seat)} <b>${x.classes.join(" ")}</b>`);
-  box.append(counterRow(T("webapp.counter.voids"), [textEl(voids.length ? voids.join(" · ") : T("webapp.counter.voids_none"))], "voids"));
   const note = document.createElement("div");
   note.className = "note";
   note.textContent = T(count.kitty_known ? "webapp.counter.note_hands" : "webapp.counter.note_kitty");
