@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from engine.cards import NUM_DISTINCT, POINTS, Card
 from engine.ranking import TRUMP, TrumpContext
@@ -86,10 +87,11 @@ class CardCount:
         return self.of(TRUMP).out
 
 
+@cache
 def high_cards(ctx: TrumpContext, klass: int) -> tuple[Card, ...]:
     """The high cards of a class under ``ctx``, strongest first (the module docstring
     says which and why)."""
-    cards = [c for c in range(NUM_DISTINCT) if ctx.suit_class[c] == klass]
+    cards = members(ctx, klass)
     if klass == TRUMP:
         tops = [c for c in cards if ctx.is_top_trump(c)]
         plain = sorted({ctx.order[c] for c in cards if not ctx.is_top_trump(c)}, reverse=True)
@@ -99,6 +101,18 @@ def high_cards(ctx: TrumpContext, klass: int) -> tuple[Card, ...]:
         orders = sorted({ctx.order[c] for c in cards}, reverse=True)[:OFF_SUIT_HIGH]
         chosen = [c for c in cards if ctx.order[c] in orders]
     return tuple(ctx.sorted(chosen))
+
+
+@cache
+def members(ctx: TrumpContext, klass: int) -> tuple[Card, ...]:
+    """The card ids of a suit class under ``ctx``."""
+    return tuple(c for c in range(NUM_DISTINCT) if ctx.suit_class[c] == klass)
+
+
+@cache
+def point_ids(ctx: TrumpContext) -> tuple[Card, ...]:
+    """The card ids that carry points, in display order."""
+    return tuple(ctx.sorted([c for c in range(NUM_DISTINCT) if POINTS[c]]))
 
 
 def class_order(ctx: TrumpContext) -> tuple[int, ...]:
@@ -159,7 +173,7 @@ def card_counter(obs: Observation, tricks: int | None = None) -> CardCount | Non
         ClassCount(
             klass=k,
             played=tuple(ctx.sorted(by_class[k])),
-            out=sum(out[c] for c in range(NUM_DISTINCT) if ctx.suit_class[c] == k),
+            out=sum(out[c] for c in members(ctx, k)),
             high=tuple((c, out[c]) for c in high_cards(ctx, k)),
         )
         for k in class_order(ctx)
@@ -171,9 +185,7 @@ def card_counter(obs: Observation, tricks: int | None = None) -> CardCount | Non
         points_unplayed=TOTAL_POINTS - sum(POINTS[c] for c in played),
         points_mine=sum(POINTS[c] for c in mine),
         points_buried=None if kitty is None else sum(POINTS[c] for c in kitty),
-        points_out=tuple(
-            (c, out[c]) for c in ctx.sorted([c for c in range(NUM_DISTINCT) if POINTS[c]]) if out[c]
-        ),
+        points_out=tuple((c, out[c]) for c in point_ids(ctx) if out[c]),
         voids=shown_voids(ctx, counted),
         kitty_known=kitty is not None,
     )
