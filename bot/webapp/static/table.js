@@ -897,7 +897,9 @@ function renderTools(v, me) {
     counter.setAttribute("aria-pressed", String(!!state.showCounter));
     box.append(counter);
   }
-  if (v.status === "running" && !me.auto && v.phase !== "done") { // 托管 by choice
+  // 托管 by choice, while the tricks are played (a window left to run out is a pass anyway;
+  // before the tricks the table's middle needs the row's room)
+  if (v.status === "running" && !me.auto && v.phase === "playing") {
     box.append(button(T("btn.auto.on"), () => act("away"), true, "away"));
   }
   if (selectable(v) && state.sel.length) {
