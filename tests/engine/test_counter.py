@@ -8,6 +8,8 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.cards import BJ, LJ, POINTS, RANK_2, RANK_A, make, new_shoe, rank_of, suit_of
 from engine.counter import CardCount, card_counter
@@ -156,6 +158,8 @@ def play_and_count(rules: RuleSet, seed: int, levels: list[int]) -> int:
                     assert card_counter(twin.observation(seat)) == count
                 checks += 1
         if state.phase == "done":
+            plays = sum(len(t.plays) for t in state.tricks)
+            assert checks == 4 * (plays + 1)  # every seat before each play, and at the end
             return checks
         state.apply(random_action(state, rng))
 
@@ -170,6 +174,20 @@ def test_the_counter_is_a_recount_of_the_seats_observation_at_every_step(preset:
             levels = [min(x, 8) for x in levels]
         checks += play_and_count(rules, 900 + 17 * i, levels)
     assert checks > 4 * 4 * 25  # every seat at every play of four hands
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    preset=st.sampled_from(PRESETS),
+    seed=st.integers(0, 2**40),
+    twos=st.booleans(),
+    levels=st.tuples(st.integers(0, 8), st.integers(0, 8)),
+)
+def test_the_counter_is_a_recount_over_any_random_hand(
+    preset: Preset, seed: int, twos: bool, levels: tuple[int, int]
+) -> None:
+    rules = RuleSet.from_preset(preset, permanent_twos=twos)
+    play_and_count(rules, seed, list(levels))
 
 
 def test_the_kitty_counts_only_for_the_one_who_buried_it() -> None:
