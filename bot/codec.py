@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from bot.table.commands import (
     AddComputer,
+    Away,
     Back,
     Cancel,
     Clear,
@@ -38,6 +39,7 @@ from bot.table.commands import (
     Select,
     Show,
     Start,
+    Tally,
     Why,
 )
 from engine.cards import NUM_DISTINCT
@@ -72,6 +74,8 @@ class Kind(StrEnum):
     PASS = "N"  # nothing to show in the overturn window, or in 炒底
     REDEAL = "V"
     BACK = "A"  # back from 托管
+    AWAY = "W"  # "I'm away": 托管 by choice
+    TALLY = "M"  # the card counter (记牌器) line, shown or hidden again
 
 
 LOBBY_KINDS = frozenset(
@@ -278,7 +282,9 @@ class HandButton:
         return _HAND_COMMANDS[self.kind](user_id, self.hand, self.version, code=code)
 
 
-_HAND_COMMANDS: dict[Kind, type[Play | Hint | Why | Clear | Pass | Redeal | Back]] = {
+_HAND_COMMANDS: dict[
+    Kind, type[Play | Hint | Why | Tally | Clear | Pass | Redeal | Back | Away]
+] = {
     Kind.PLAY: Play,
     Kind.HINT: Hint,
     Kind.WHY: Why,
@@ -286,6 +292,8 @@ _HAND_COMMANDS: dict[Kind, type[Play | Hint | Why | Clear | Pass | Redeal | Back
     Kind.PASS: Pass,
     Kind.REDEAL: Redeal,
     Kind.BACK: Back,
+    Kind.AWAY: Away,
+    Kind.TALLY: Tally,
 }
 
 

@@ -36,6 +36,8 @@ class Seat(BaseModel):
     lang: str | None = None
     # 托管: the computer plays for this seat until the player acts again (RULES.md 13).
     auto: bool = False
+    # the 托管 is the player's own choice ("I'm away"), not a time-out's
+    away: bool = False
     # the player's DM failed (blocked / never started): the game waits for them
     dm_failed: bool = False
     # cards tapped in the DM keyboard, not yet submitted
@@ -43,6 +45,8 @@ class Seat(BaseModel):
     hint: Hinted | None = None
     # the DM shows why the computers played as they did in this trick (its number)
     why: int | None = None
+    # the DM shows the card counter (记牌器) line
+    tally: bool = False
 
     @property
     def empty(self) -> bool:
@@ -66,6 +70,8 @@ class ChatSettings(BaseModel):
     deal_pace: float | None = None
     # how strong the computers play (bot.computer.STRENGTHS); None: the default
     computer_strength: str | None = None
+    # the card counter (记牌器) in the Mini App and the DM; None: on
+    card_counter: bool | None = None
 
 
 _MATCH = {"match_json"}
@@ -88,6 +94,7 @@ class GameRecord(BaseModel):
     turn_seconds: float | None = None
     deal_pace: float | None = None
     computer_strength: str | None = None
+    card_counter: bool | None = None
     seed: int = 0
     seats: list[Seat] = Field(default_factory=lambda: [Seat() for _ in range(4)])
     # wall-clock seconds (the service's clock): lobby expiry, a tournament's time limit

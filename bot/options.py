@@ -111,6 +111,14 @@ OPTIONS: list[Option] = [
         bot_default=lambda st: st.deal_pace_seconds,
     ),
     Option(
+        "cc",
+        "card_counter",
+        {"on": True, "off": False},
+        rule=False,
+        columns=2,
+        bot_default=lambda st: True,  # on unless the group turns it off
+    ),
+    Option(
         "cs",
         "computer_strength",
         {s: s for s in STRENGTHS},

@@ -26,6 +26,7 @@ from bot.table import Pace, Table, turn_clock
 from bot.table.clock import turn_seconds
 from bot.table.state import one_tap
 from engine.cards import Card, points
+from engine.counter import CardCount, card_counter
 from engine.match import MatchState
 from engine.reasons import Reason
 from engine.records import Trick, failed_throw_penalty
@@ -123,6 +124,10 @@ class Own:
     playable: tuple[Card, ...] | None  # following: the cards some legal play holds
     hint: Reason | None = None  # why the selection is the Hint's, while it is
     why: bool = False  # the DM shows why the computers played the last trick so
+    away: bool = False  # the 托管 is the player's choice ("I'm away"), not a time-out's
+    # the DM's card counter (记牌器), asked for: as of the finished tricks (the DM is not
+    # edited for every play, so it states "after trick k")
+    tally: CardCount | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +153,10 @@ class Projection:
     last: TrickView | None
     points: Points | None
     own: Own | None
+    # the seat's card counter now (记牌器: engine.counter), while the tricks are played and
+    # the game has it on; the public has none
+    counter: CardCount | None = None
+    autos: tuple[Seat, ...] = ()  # the people's seats on 托管 (the computer plays them)
 
     def trick(self, number: int) -> TrickView:
         """The hand's trick ``number`` (from 1)."""
@@ -168,6 +177,7 @@ def project(
     ``clock``: the deadline of whoever acts now (:func:`clock_of`)."""
     view = match.public_observation() if seat is None else match.observation(seat)
     done = view.tricks_done
+    counting = counts(rec) and view.phase == "playing"
     current, finished = view.current_trick, view.last_trick
     n = len(view.tricks)
     last = None if finished is None else trick_view(view, _number(view, finished))
@@ -190,8 +200,15 @@ def project(
         current=None if current is None else trick_view(view, n),
         last=last,
         points=None if view.dealer is None else _points(view),
-        own=_own(rec, match, view, last) if isinstance(view, Observation) else None,
+        own=_own(rec, match, view, last, counting) if isinstance(view, Observation) else None,
+        counter=card_counter(view) if counting and isinstance(view, Observation) else None,
+        autos=tuple(s for s, known in enumerate(rec.seats) if known.human and known.auto),
     )
+
+
+def counts(rec: GameRecord) -> bool:
+    """The game shows its players the card counter (the group's setting, on by default)."""
+    return rec.card_counter is not False
 
 
 def clock_of(table: Table, pace: Pace) -> Deadline | None:
@@ -270,7 +287,9 @@ def _points(view: PublicView) -> Points:
     )
 
 
-def _own(rec: GameRecord, match: MatchState, obs: Observation, last: TrickView | None) -> Own:
+def _own(
+    rec: GameRecord, match: MatchState, obs: Observation, last: TrickView | None, counting: bool
+) -> Own:
     hand, seat = match.hand, obs.seat
     s = rec.seats[seat]
     hinted = s.hint
@@ -305,6 +324,8 @@ def _own(rec: GameRecord, match: MatchState, obs: Observation, last: TrickView |
         playable=playable,
         hint=hint,
         why=last is not None and s.why == last.number,
+        away=s.auto and s.away,
+        tally=card_counter(obs, obs.tricks_done) if counting and s.tally else None,
     )
 
 

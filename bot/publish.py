@@ -365,6 +365,10 @@ class Needs:
     # why: the Hint's line (a new hint, if the selection is the same), "Why?" opened
     hint: tuple[int, int] | None = None
     why: int | None = None
+    # 托管 by choice reads otherwise than a time-out's; who else is on 托管 (every DM says)
+    away: bool = False
+    autos: tuple[int, ...] = ()
+    tally: bool = False  # the card counter asked for (it states "after trick k")
 
     def beyond_deal(self) -> Needs:
         """What a DM needs but the deal's progress (its cards and count)."""
@@ -409,6 +413,9 @@ def _needs(game: Game, seat: int, clock: Deadline | None) -> Needs:
         ),
         hint=None if s.hint is None else (s.hint.hand, s.hint.version),
         why=s.why,
+        away=s.away,
+        autos=tuple(i for i, other in enumerate(rec.seats) if other.human and other.auto),
+        tally=s.tally,
     )
 
 

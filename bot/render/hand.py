@@ -36,6 +36,7 @@ from bot.projection import Deadline, Own, Projection, TrickView
 from bot.render.cards import (
     card_label,
     cards_label,
+    class_label,
     counts_label,
     hand_lines,
     rank_label,
@@ -53,6 +54,7 @@ from bot.render.table import (
     shows_block,
     trump_label,
 )
+from engine.counter import CardCount
 
 ROW = ROW_MAX
 
@@ -77,7 +79,12 @@ def hand_message(
     elif rec.paused:
         lines.append(t(lang, "dm.paused"))
     if own.auto and live:
-        lines.append(t(lang, "dm.auto.on"))
+        lines.append(t(lang, "dm.auto.away" if own.away else "dm.auto.on"))
+    others = [name_of(rec, seat, lang) for seat in p.autos if seat != own.seat]
+    if others and live:  # every reader sees who is on 托管 (the group's table marks them 🤖)
+        lines.append(t(lang, "dm.auto.others", names=t(lang, "list.sep").join(others)))
+    if own.tally is not None:
+        lines += ["", *tally_lines(rec, own.tally, lang)]
     ctx = p.view.ctx
     if own.hand:
         counts = counts_label(ctx, own.hand, lang)
@@ -102,6 +109,43 @@ def hand_message(
         lines.append(_clock_line(clock, lang))
     keyboard = _keyboard(rec, p, own, lang, picked, app_url) if live else None
     return Content("\n".join(lines), keyboard), my_turn
+
+
+def tally_lines(rec: GameRecord, count: CardCount, lang: str) -> list[str]:
+    """The card counter (记牌器) in a few lines: per suit class the cards out and the high
+    cards out (with their copies), the points, the voids shown, what "out" means."""
+
+    def many(pairs: Sequence[tuple[int, int]]) -> str:
+        return " ".join(card_label(c, lang) + (f"×{n}" if n > 1 else "") for c, n in pairs if n)
+
+    key = "counter.title" if count.tricks else "counter.title.start"
+    lines = [t(lang, key, n=count.tricks)]
+    for c in count.classes:
+        high = many(c.high) or t(lang, "counter.high.none")
+        lines.append(
+            t(lang, "counter.class", suit=class_label(c.klass, lang), out=c.out, high=high)
+        )
+    buried = count.points_buried
+    lines.append(
+        t(
+            lang,
+            "counter.points",
+            left=count.points_unplayed,
+            mine=count.points_mine,
+            kitty="" if buried is None else t(lang, "counter.points.kitty", n=buried),
+            cards=many(count.points_out) or t(lang, "counter.points.none"),
+        )
+    )
+    voids = [
+        f"{name_of(rec, seat, lang)} {''.join(class_label(k, lang) for k in classes)}"
+        for seat, classes in enumerate(count.voids)
+        if classes
+    ]
+    lines.append(
+        t(lang, "counter.voids", list="; ".join(voids)) if voids else t(lang, "counter.voids.none")
+    )
+    lines.append(t(lang, "counter.out.hands" if count.kitty_known else "counter.out.kitty"))
+    return lines
 
 
 def _clock_line(clock: Deadline, lang: str) -> str:
@@ -301,6 +345,14 @@ def _keyboard(
     if own.auto:
         actions.append(Button(t(lang, "btn.auto.off"), cb(Kind.BACK)))
     rows += even_rows(actions, min(3, per_row([b.text for b in actions])))
+    more: list[Button] = []  # the card counter on request; 托管 by choice
+    if p.counter is not None:
+        label = "btn.tally.hide" if own.tally is not None else "btn.tally"
+        more.append(Button(t(lang, label), cb(Kind.TALLY)))
+    if not own.auto and phase != "done":
+        more.append(Button(t(lang, "btn.auto.on"), cb(Kind.AWAY)))
+    if more:
+        rows.append(more)
     if app_url:
         rows.append([WebAppButton(t(lang, "btn.table"), app_url)])
     return Keyboard.of(rows) if rows else None

@@ -196,7 +196,7 @@ def tick(table: Table, cmd: Tick, step: Step) -> None:
         s.selection = []
         assert cmd.thought is not None
         if not _try(match, cmd.thought, out) and s.auto:
-            s.auto = False  # leave the turn to the player; re-armed
+            s.auto = s.away = False  # leave the turn to the player; re-armed
             out.append(AutoOff(turn))
     elif kind == TimerKind.NEXT:
         table.next_hand(step)

@@ -151,6 +151,11 @@ class Why(AtSeat):
 
 
 @dataclass(frozen=True, slots=True)
+class Tally(AtSeat):
+    """Show (or hide again) in the DM the card counter (记牌器) of the seat."""
+
+
+@dataclass(frozen=True, slots=True)
 class Clear(AtSeat):
     """Unselect every card."""
 
@@ -161,11 +166,19 @@ class Back(AtSeat):
 
 
 @dataclass(frozen=True, slots=True)
+class Away(AtSeat):
+    """ "I'm away" (我先托管): the computer plays for the seat (托管, RULES.md 13) as after a
+    time-out, until the person presses anything again."""
+
+
+@dataclass(frozen=True, slots=True)
 class NextHand(AtSeat):
     """The finished hand's result is read: the next hand starts now."""
 
 
-SeatCommand = Select | Play | Show | Pass | Redeal | Hint | Why | Clear | Back | NextHand
+SeatCommand = (
+    Select | Play | Show | Pass | Redeal | Hint | Why | Tally | Clear | Back | Away | NextHand
+)
 
 
 @dataclass(slots=True)
@@ -239,8 +252,10 @@ Command = (
     | Redeal
     | Hint
     | Why
+    | Tally
     | Clear
     | Back
+    | Away
     | NextHand
     | Tick
     | DmBack

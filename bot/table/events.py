@@ -104,7 +104,8 @@ class Resumed:
 
 @dataclass(slots=True)
 class AutoOn:
-    """托管 (RULES.md 13): the seat's time ran out; the computer plays for them."""
+    """托管 (RULES.md 13): the seat's time ran out, or its player chose it ("I'm away");
+    the computer plays for them."""
 
     seat: int
     kind: Literal["auto_on"] = "auto_on"

@@ -10,6 +10,7 @@ from typing import assert_never
 from bot.i18n import t
 from bot.models import Hinted
 from bot.table.commands import (
+    Away,
     Back,
     Clear,
     Hint,
@@ -20,9 +21,10 @@ from bot.table.commands import (
     SeatCommand,
     Select,
     Show,
+    Tally,
     Why,
 )
-from bot.table.events import AutoOff, Selected
+from bot.table.events import AutoOff, AutoOn, Selected
 from bot.table.state import Answer, Step, Table, one_tap
 from engine import hand as rules
 from engine.errors import IllegalAction
@@ -44,10 +46,10 @@ def press(table: Table, cmd: SeatCommand, step: Step) -> Answer:
     if rec.paused and not isinstance(cmd, Back):
         return Answer(t(lang, "paused.group" if rec.group_gone else "paused"), alert=True)
     s = rec.seats[seat]
-    if not isinstance(cmd, Select | NextHand | Why) and s.auto:
+    if not isinstance(cmd, Select | NextHand | Why | Tally | Away) and s.auto:
         # the player is back: 托管 ends for good (saved), the computer's move for
         # them is called off (their own turn clock again), the table drops the 🤖
-        s.auto = False
+        s.auto = s.away = False
         step.events.append(AutoOff(seat))
     match cmd:
         case Select():
@@ -64,16 +66,35 @@ def press(table: Table, cmd: SeatCommand, step: Step) -> Answer:
             return _hint(table, seat, cmd, step)
         case Why():
             return _why(table, seat, step)
+        case Tally():
+            s.tally = not s.tally
+            step.events.append(Selected(seat))
+            return Answer()
         case Clear():
             s.selection = []
             step.events.append(Selected(seat))
             return Answer()
         case Back():
             return Answer(t(rec.seat_lang(seat), "auto.off"))  # 托管 ended above
+        case Away():
+            return _away(table, seat, step)
         case NextHand():
             return _next_hand(table, seat, step)
         case _:
             assert_never(cmd)
+
+
+def _away(table: Table, seat: int, step: Step) -> Answer:
+    """托管 by choice: as after a time-out (RULES.md 13), the computer plays the seat's
+    turns from now on (the timers see a robot's seat) until any press but a view's."""
+    s = table.rec.seats[seat]
+    lang = table.rec.seat_lang(seat)
+    if s.auto:
+        return Answer(t(lang, "auto.already"))
+    s.auto = s.away = True
+    s.selection = []
+    step.events.append(AutoOn(seat))
+    return Answer(t(lang, "auto.away"))
 
 
 def _next_hand(table: Table, seat: int, step: Step) -> Answer:

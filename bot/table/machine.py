@@ -11,6 +11,7 @@ from bot.table import clock, hand, seats
 from bot.table.commands import (
     AddComputer,
     ApplySettings,
+    Away,
     Back,
     Cancel,
     Clear,
@@ -33,6 +34,7 @@ from bot.table.commands import (
     Show,
     Start,
     TakeOver,
+    Tally,
     Tick,
     Why,
 )
@@ -52,8 +54,10 @@ def apply(table: Table, command: Command, pace: Pace, at: Moment) -> Outcome:
             | Redeal()
             | Hint()
             | Why()
+            | Tally()
             | Clear()
             | Back()
+            | Away()
             | NextHand()
         ):
             out.answer = hand.press(table, command, step)

@@ -24,6 +24,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from bot.table.commands import (
+    Away,
     Back,
     Clear,
     Hint,
@@ -44,12 +45,13 @@ MAX_GAME_ID = 2**63 - 1  # SQLite's INTEGER
 GameId = Annotated[int, Field(ge=1, le=MAX_GAME_ID)]
 _DIGITS = re.compile(r"[0-9]{1,19}")
 
-_ARGLESS: dict[str, type[Hint | Clear | Pass | Redeal | Back | NextHand]] = {
+_ARGLESS: dict[str, type[Hint | Clear | Pass | Redeal | Back | Away | NextHand]] = {
     "hint": Hint,
     "clear": Clear,
     "pass": Pass,
     "redeal": Redeal,
     "back": Back,
+    "away": Away,  # "I'm away": 托管 by choice
     "next": NextHand,  # the result's "Next hand", as the group's button
 }
 
@@ -64,7 +66,7 @@ class Act(BaseModel):
     model_config = ConfigDict(strict=True, frozen=True, extra="ignore")
 
     game: GameId
-    action: Literal["play", "show", "hint", "clear", "pass", "redeal", "back", "next"]
+    action: Literal["play", "show", "hint", "clear", "pass", "redeal", "back", "away", "next"]
     hand: Count = 0
     version: Count = 0
     cards: Annotated[list[CardId], Field(max_length=MAX_CARDS)] | None = None

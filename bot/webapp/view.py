@@ -33,6 +33,7 @@ from bot.render.table import (
     trump_label,
 )
 from engine.cards import BJ, LJ, RANKS, points, rank_of, suit_of
+from engine.counter import CardCount
 from engine.ranking import TRUMP
 from engine.seats import SEATS
 
@@ -109,6 +110,41 @@ def _points(points: Points, lang: str) -> dict[str, Any]:
     }
 
 
+def _counter(count: CardCount, lang: str) -> dict[str, Any]:
+    """The seat's card counter (记牌器, engine.counter) as the page lists it: per suit
+    class the cards out and the high cards with their copies out, the cards played; the
+    points; each seat's shown voids."""
+
+    def label(klass: int) -> str:
+        return t(lang, "hand.trumps") if klass == TRUMP else SUIT_TEXT[klass]
+
+    return {
+        "classes": [
+            {
+                "label": label(c.klass),
+                "trump": c.klass == TRUMP,
+                "red": c.klass in (1, 3),
+                "out": c.out,
+                "high": [card_json(card, lang) | {"n": n} for card, n in c.high],
+                "played": _cards(c.played, lang),
+            }
+            for c in count.classes
+        ],
+        "points": {
+            "unplayed": count.points_unplayed,
+            "mine": count.points_mine,
+            "buried": count.points_buried,
+            "out": [card_json(card, lang) | {"n": n} for card, n in count.points_out],
+        },
+        "voids": [
+            {"seat": seat, "classes": [label(k) for k in voids]}
+            for seat, voids in enumerate(count.voids)
+            if voids
+        ],
+        "kitty_known": count.kitty_known,
+    }
+
+
 def _mine(p: Projection, own: Own, rec: GameRecord, lang: str) -> dict[str, Any]:
     """What only the reader's seat has: its cards, options and the kitty it buried."""
     groups = [
@@ -138,6 +174,8 @@ def _mine(p: Projection, own: Own, rec: GameRecord, lang: str) -> dict[str, Any]
         "picked": list(own.picked) or None,
         "selection": list(own.selection),
         "auto": own.auto,
+        # the seat's card counter (记牌器), when the game has it on and the tricks are played
+        "counter": None if p.counter is None else _counter(p.counter, lang),
         # following: the cards that can be part of a legal play (the engine's answer);
         # None when any card may be tapped
         "playable": None if own.playable is None else list(own.playable),

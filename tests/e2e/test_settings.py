@@ -43,8 +43,8 @@ async def test_every_option_has_a_screen_that_says_what_it_means_and_short_butto
             assert "Start level: 2" in home.text and "Turn time: 60 s" in home.text
             rows = [b.text for b in buttons(home) if b.data and b.data.startswith("cfg|open|")]
             assert (
-                len(rows) == 16
-            )  # every option of RULES.md 11-12 and the bot's own (with the computers' strength)
+                len(rows) == 17
+            )  # every option of RULES.md 11-12 and the bot's own (the card counter, the strength)
             for row in rows:
                 await alice.press(menu(world, group), text=row)
                 await world.settle()

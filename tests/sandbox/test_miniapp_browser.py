@@ -1267,3 +1267,136 @@ def test_the_hands_tricks_and_the_matchs_history_one_tap_from_the_table(
                 print(f"screenshot: {path}")
             for context in browser.contexts:
                 context.close()
+
+
+# (language: Alice's page (size, theme), the same launch in a second page, the locale)
+COUNTER_RUNS = {
+    "en": ((PHONE, "light"), (SMALL, "dark"), "en-US"),
+    "zh": ((PHONE, "dark"), (SMALL, "light"), "zh-CN"),
+}
+
+# the card counter's problems: wider than the screen, a chip or a row beyond its panel
+COUNTER_FITS = r"""() => {
+  const box = document.getElementById("counter"), r = box.getBoundingClientRect(), out = [];
+  if (r.left < -0.5 || r.right > innerWidth + 0.5) out.push("the counter is wider than the screen");
+  for (const el of box.querySelectorAll("h3, .k, .out, .chip, .note")) {
+    const q = el.getBoundingClientRect();
+    if (q.width && (q.left < r.left - 0.5 || q.right > r.right + 0.5))
+      out.push(`"${el.textContent}" beyond the counter`);
+  }
+  for (const row of box.querySelectorAll(".row"))
+    if (row.scrollWidth > row.clientWidth + 1) out.push(`"${row.textContent.slice(0, 20)}" overflows`);
+  return out;
+}"""
+
+
+def play_until_counted(app: Page, tricks: int) -> None:
+    """Alice plays by Hint and the MainButton (passing where asked) until ``tricks`` tricks
+    are done and it is her turn to play, the counter in her view."""
+    deadline = time.monotonic() + 150
+    while True:
+        assert time.monotonic() < deadline, view_of(app)["phase"]
+        view = view_of(app)
+        me = view["me"]
+        assert view["result"] is None, "the hand ended first"
+        if view["tricks_done"] >= tricks and me["my_turn"] and me["counter"]:
+            wait_js(app, "!state.hold")
+            return
+        if me["my_turn"] and view["phase"] in ("burying", "playing"):
+            wait_js(app, "!state.hold")
+            app.locator(SECOND).click()
+            wait_js(app, "state.sel.length > 0")
+            press_main(app)
+            expect(app.locator("#hand .c.sel")).to_have_count(0)
+            continue
+        if me["can_pass"]:
+            ready = f"{MAIN}[data-active='1'][data-progress='0']"
+            if still_asked(app, view["version"], ready):
+                app.locator(MAIN).click()
+            continue
+        app.wait_for_timeout(50)
+
+
+@pytest.mark.parametrize("lang", list(COUNTER_RUNS))
+def test_the_card_counter_and_im_away_in_the_mini_app(
+    tmp_path: Path, browser: Browser, lang: str
+) -> None:
+    """Alice and three computers: three tricks in, on her turn, 🧮 opens the card counter
+    over the table at 360×640 and 320×568 (light and dark): a row a suit class with the
+    cards out and each high card (those all played struck through) as her seat's view
+    counts them, the points, the voids, what "out" means; nothing beyond the screen. Then
+    "I'm away" (我先托管): her seat shows 🤖 in both pages and the computer plays her turn,
+    until the MainButton's "I'm back"."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    first, second, locale = COUNTER_RUNS[lang]
+    quick = {**QUICK, "COMPUTER_DELAY_SECONDS": "0.1", "TURN_TIMEOUT_SECONDS": "120"}
+    errors: list[str] = []
+    shots: list[Path] = []
+    with sandbox_process(tmp_path, "--lang", lang, seed=SEED, **quick) as address:
+        chat = browser.new_page(viewport=DESKTOP, locale=locale)
+        chat.on("pageerror", lambda e: errors.append(f"sandbox: {e}"))
+        try:
+            chat.goto(f"{address}?lang={lang}")
+            expect(chat.locator("body")).to_have_attribute("data-ready", "1")
+            chat.locator("#welcome-quick").click()
+            button = chat.locator("#messages-private button.web-app").last
+            expect(button).to_have_text(t(lang, "btn.table"), timeout=20_000)
+            button.click()
+            src = chat.locator("#miniapp iframe").get_attribute("src")
+            assert src
+            chat.locator("#miniapp .miniapp-close").click()
+            pages = [
+                open_app(browser, address, src, errors, f"app {i}", size, scheme, locale)
+                for i, (size, scheme) in enumerate((first, second))
+            ]
+            app = pages[0]
+            play_until_counted(app, 3)
+            version = view_of(app)["version"]
+            for page, (size, scheme) in zip(pages, (first, second), strict=True):
+                wait_js(page, "(v) => state.view.version === v", version)
+                page.locator("#tools [data-act=counter]").click()
+                box = page.locator("#counter")
+                expect(box).to_be_visible()
+                expect(box.locator("h3")).to_have_text(t(lang, "webapp.counter.title"))
+                counter = view_of(page)["me"]["counter"]
+                rows = box.locator(".row.class")
+                assert rows.count() == len(counter["classes"]) == 4  # the trumps, 3 suits
+                for row, klass in zip(rows.all(), counter["classes"], strict=True):
+                    out = t(lang, "webapp.counter.out", n=klass["out"])
+                    expect(row.locator(".out")).to_have_text(out)
+                    high = klass["high"]
+                    expect(row.locator(".chip")).to_have_count(len(high))
+                    expect(row.locator(".chip.gone")).to_have_count(
+                        sum(1 for h in high if h["n"] == 0)
+                    )
+                points = counter["points"]
+                expect(box.locator(".row.points")).to_contain_text(str(points["unplayed"]))
+                note = "note_hands" if counter["kitty_known"] else "note_kitty"
+                expect(box.locator(".note")).to_have_text(t(lang, f"webapp.counter.{note}"))
+                problems = page.evaluate(COUNTER_FITS)
+                assert not problems, problems
+                readable(page, f"counter {lang} {size['width']}")
+                shots.append(ARTIFACTS / f"miniapp-counter-{lang}-{size['width']}-{scheme}.png")
+                page.screenshot(path=str(shots[-1]))
+                page.locator("#tools [data-act=counter]").click()
+                expect(box).to_be_hidden()
+            # I'm away: 托管 by choice, shown on her seat; the computer plays her turn
+            held = view_of(app)["seats"][view_of(app)["me"]["seat"]]["count"]
+            app.locator("#tools [data-act=away]").click()
+            wait_js(app, "state.view.me.auto")
+            for page in pages:
+                expect(page.locator(".seat[data-pos=bottom] .tag")).to_contain_text("🤖")
+            wait_js(app, "(n) => state.view.seats[state.view.me.seat].count < n", held)
+            expect(app.locator(MAIN)).to_have_text(t(lang, "btn.auto.off"))
+            expect(app.locator("#tools [data-act=away]")).to_have_count(0)
+            shots.append(ARTIFACTS / f"miniapp-away-{lang}.png")
+            app.screenshot(path=str(shots[-1]))
+            press_main(app)
+            wait_js(app, "!state.view.me.auto")
+            expect(app.locator(".seat[data-pos=bottom] .tag")).not_to_contain_text("🤖")
+            assert not errors, errors
+        finally:
+            for path in shots:
+                print(f"screenshot: {path}")
+            for context in browser.contexts:
+                context.close()

@@ -9,10 +9,11 @@ from dataclasses import replace
 import pytest
 
 from bot.i18n import t
-from bot.table import Outcome, Table, apply
+from bot.table import Outcome, Table, apply, due, turn_clock
 from bot.table.commands import (
     AddComputer,
     AtSeat,
+    Away,
     Back,
     Cancel,
     Clear,
@@ -29,6 +30,8 @@ from bot.table.commands import (
     Select,
     Show,
     Start,
+    Tally,
+    Why,
 )
 from bot.table.hand import reason_text
 from engine import hand as rules
@@ -45,6 +48,7 @@ from tests.table.test_table import (
     hint,
     kinds,
     seen,
+    timer,
     until,
 )
 from tests.table.test_table import new_table as new_table_in_zh
@@ -64,7 +68,7 @@ def started(seed: int = 7) -> tuple[Table, At]:
     return table, at
 
 
-ARGLESS = [Play, Pass, Redeal, Hint, Clear, Back, NextHand]
+ARGLESS = [Play, Pass, Redeal, Hint, Clear, Back, Away, Tally, NextHand]
 
 
 def every_seat_command(table: Table, user: int = CREATOR) -> list[AtSeat]:
@@ -216,6 +220,41 @@ def test_any_command_but_a_card_tap_or_next_hand_ends_托管():
         table.rec.seats[0].auto = True
         out = apply(table, make(table), PACE, at.moment)
         assert "auto_off" not in kinds(out) and table.rec.seats[0].auto
+
+
+def test_im_away_puts_the_seat_on_托管_as_a_time_out_does_until_any_press():
+    table, at = ann_follows()
+    n, v = seen(table)  # a tap on an older keyboard selects (one tap would play)
+    apply(table, Select(CREATOR, n, v - 1, table.match.hand.hands[0][0], 0), PACE, at.moment)
+    assert table.rec.seats[0].selection
+    out = apply(table, at_seat(table, Away), PACE, at.moment)
+    assert kinds(out) == ["auto_on"] and out.answer.text == t("en", "auto.away")
+    s = table.rec.seats[0]
+    assert s.auto and s.away and s.selection == []
+    # the timers see a robot's seat: no turn clock, the computer moves for Ann now
+    assert due(table, PACE, at.moment)[0][2] == "robot" and turn_clock(table) is None
+    # asked again: already so, nothing changes
+    out = refused(table, at, at_seat(table, Away))
+    assert out.answer.text == t("en", "auto.already")
+    held = len(table.match.hand.hands[0])
+    out = timer(table, at)
+    assert "played" in kinds(out) and table.rec.seats[0].auto
+    assert len(table.match.hand.hands[0]) == held - 1  # the computer played Ann's card
+    # views of the table (Why, the counter, a card tap) keep 托管; any other press ends it
+    for view in (Why, Tally):
+        out = apply(table, at_seat(table, view), PACE, at.moment)
+        assert "auto_off" not in kinds(out) and table.rec.seats[0].auto
+    out = apply(table, at_seat(table, Clear), PACE, at.moment)
+    assert kinds(out)[:1] == ["auto_off"]
+    assert not table.rec.seats[0].auto and not table.rec.seats[0].away
+
+
+def test_the_counter_button_shows_and_hides_the_dm_counter():
+    table, at = ann_follows()
+    out = apply(table, at_seat(table, Tally), PACE, at.moment)
+    assert kinds(out) == ["selected"] and table.rec.seats[0].tally
+    apply(table, at_seat(table, Tally), PACE, at.moment)
+    assert not table.rec.seats[0].tally
 
 
 # ---------------------------------------------------------------------- each command

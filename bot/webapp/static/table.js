@@ -354,6 +354,7 @@ function render() {
   renderResult(v);
   renderWhy(v);
   renderPanel(v);
+  renderCounter(v);
   renderMine(v);
   renderTelegram(v);
   fit();
@@ -601,6 +602,75 @@ function setWhy() {
   render();
 }
 
+// ------------------------------------------------------------------ the card counter (记牌器)
+// what this seat may know and nothing more, counted by the engine (engine.counter): per suit
+// class the cards out and the high cards with the copies of each still out, the cards
+// played; the points; who has shown void in a suit
+function chipsEl(cards, suited) {
+  const box = document.createElement("span");
+  box.className = "chips";
+  for (const c of cards) {
+    const el = document.createElement("span");
+    el.className = "chip" + (c.red ? " red" : "") + (c.n === 0 ? " gone" : "");
+    el.textContent = (c.joker || !suited ? "" : c.s) + c.r + (c.n > 1 ? `×${c.n}` : "");
+    box.append(el);
+  }
+  return box;
+}
+
+function counterRow(label, parts, extra) {
+  const row = document.createElement("div");
+  row.className = "row" + (extra ? " " + extra : "");
+  const head = document.createElement("span");
+  head.className = "k";
+  head.innerHTML = label;
+  row.append(head, ...parts);
+  return row;
+}
+
+function textEl(html, cls) {
+  const el = document.createElement("span");
+  el.className = cls || "";
+  el.innerHTML = html;
+  return el;
+}
+
+function renderCounter(v) {
+  const box = $("counter");
+  const count = v.me && v.me.counter;
+  if (!count || !state.showCounter) { box.hidden = true; box.innerHTML = ""; return; }
+  box.hidden = false;
+  box.innerHTML = "";
+  const title = document.createElement("h3");
+  title.textContent = T("webapp.counter.title");
+  box.append(title);
+  // first what a glance needs: the points not yet played and who is void, then each class
+  const p = count.points;
+  const kitty = p.buried == null ? "" : T("webapp.counter.points_kitty", { n: p.buried });
+  box.append(counterRow("", [textEl(T("webapp.counter.points", { left: p.unplayed, mine: p.mine }) + kitty)], "points"));
+  const suit = (label) => (/[♥♦]/.test(label) ? `<span class="red">${label}</span>` : label);
+  const voids = count.voids.map((x) => `${nameOf(x.seat)} <b>${x.classes.map(suit).join(" ")}</b>`);
+  box.append(counterRow(T("webapp.counter.voids"), [textEl(voids.length ? voids.join(" · ") : T("webapp.counter.voids_none"))], "voids"));
+  for (const c of count.classes) {
+    const suit = `<b class="${c.red ? "red" : ""}">${c.label}</b>`;
+    const out = textEl(T("webapp.counter.out", { n: c.out }), "out");
+    box.append(counterRow(suit, [out, chipsEl(c.high, c.trump)], "class"));
+    const played = c.played.length ? chipsEl(c.played, c.trump) : textEl(T("webapp.counter.none"), "quiet");
+    box.append(counterRow(T("webapp.counter.played"), [played], "played"));
+  }
+  if (p.out.length) box.append(counterRow(T("webapp.counter.points_out"), [chipsEl(p.out, true)], "pts"));
+  const note = document.createElement("div");
+  note.className = "note";
+  note.textContent = T(count.kitty_known ? "webapp.counter.note_hands" : "webapp.counter.note_kitty");
+  box.append(note);
+}
+
+function setCounter() {
+  state.showCounter = !state.showCounter;
+  haptic("select");
+  render();
+}
+
 function renderResult(v) {
   const box = $("result");
   if (!v.result || holding()) { box.hidden = true; box.innerHTML = ""; return; }
@@ -824,6 +894,16 @@ function renderTools(v, me) {
     const kitty = button(T("webapp.kitty"), () => { state.showKitty = !state.showKitty; render(); }, true, "kitty");
     kitty.setAttribute("aria-pressed", String(!!state.showKitty));
     box.append(kitty);
+  }
+  if (me.counter) {
+    const counter = button(T("webapp.counter"), setCounter, true, "counter");
+    counter.setAttribute("aria-pressed", String(!!state.showCounter));
+    box.append(counter);
+  }
+  // 托管 by choice, while the tricks are played (a window left to run out is a pass anyway;
+  // before the tricks the table's middle needs the row's room)
+  if (v.status === "running" && !me.auto && v.phase === "playing") {
+    box.append(button(T("btn.auto.on"), () => act("away"), true, "away"));
   }
   if (selectable(v) && state.sel.length) {
     box.append(button(T("btn.clear"), () => { state.sel = []; haptic("select"); render(); }, true, "clear"));
