@@ -153,10 +153,17 @@ class Projection:
     last: TrickView | None
     points: Points | None
     own: Own | None
-    # the seat's card counter now (记牌器: engine.counter), while the tricks are played and
-    # the game has it on; the public has none
-    counter: CardCount | None = None
+    # the seat has a card counter now (记牌器: engine.counter): while the tricks are played
+    # and the game has it on; the public has none (counted when read: ``counter``)
+    counting: bool = False
     autos: tuple[Seat, ...] = ()  # the people's seats on 托管 (the computer plays them)
+
+    @property
+    def counter(self) -> CardCount | None:
+        """The seat's card counter now, counted when asked (the Mini App's view asks; a
+        DM needs only whether there is one, ``counting``)."""
+        view = self.view
+        return card_counter(view) if self.counting and isinstance(view, Observation) else None
 
     def trick(self, number: int) -> TrickView:
         """The hand's trick ``number`` (from 1)."""
@@ -201,7 +208,7 @@ def project(
         last=last,
         points=None if view.dealer is None else _points(view),
         own=_own(rec, match, view, last, counting) if isinstance(view, Observation) else None,
-        counter=card_counter(view) if counting and isinstance(view, Observation) else None,
+        counting=counting and isinstance(view, Observation),
         autos=tuple(s for s, known in enumerate(rec.seats) if known.human and known.auto),
     )
 

@@ -346,7 +346,7 @@ def _keyboard(
         actions.append(Button(t(lang, "btn.auto.off"), cb(Kind.BACK)))
     rows += even_rows(actions, min(3, per_row([b.text for b in actions])))
     more: list[Button] = []  # the card counter on request; 托管 by choice
-    if p.counter is not None:
+    if p.counting:
         label = "btn.tally.hide" if own.tally is not None else "btn.tally"
         more.append(Button(t(lang, label), cb(Kind.TALLY)))
     if not own.auto and phase != "done":

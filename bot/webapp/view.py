@@ -175,7 +175,7 @@ def _mine(p: Projection, own: Own, rec: GameRecord, lang: str) -> dict[str, Any]
         "selection": list(own.selection),
         "auto": own.auto,
         # the seat's card counter (记牌器), when the game has it on and the tricks are played
-        "counter": None if p.counter is None else _counter(p.counter, lang),
+        "counter": None if (count := p.counter) is None else _counter(count, lang),
         # following: the cards that can be part of a legal play (the engine's answer);
         # None when any card may be tapped
         "playable": None if own.playable is None else list(own.playable),
