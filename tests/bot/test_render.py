@@ -513,10 +513,21 @@ def test_the_dm_keyboard_is_sent_and_digested_exactly_as_ptbs_would_be():
         content, _ = dm_message(rec, m, seat)
         rows = content.markup.inline_keyboard
         ptb = InlineKeyboardMarkup(
-            [[InlineKeyboardButton(b.text, callback_data=b.callback_data) for b in r] for r in rows]
+            [
+                [
+                    InlineKeyboardButton(b.text, callback_data=b.callback_data, style=b.style)
+                    for b in r
+                ]
+                for r in rows
+            ]
         )
         assert content.markup_json == json.dumps(ptb.to_dict(), sort_keys=True)
         assert codec.decode(rows[0][0].callback_data).kind == "T"
+        # the red suits' buttons are red (the Bot API's style), the others the client's colour
+        for row in rows:
+            for b in row:
+                red = any(mark in b.text for mark in ("♥️", "♦️"))
+                assert b.style == ("danger" if red else None), (b.text, b.style)
 
 
 def test_a_keyboard_of_every_kind_of_label_and_button_is_sent_as_ptbs_json():
@@ -590,5 +601,6 @@ def test_the_dm_says_a_炒底_window_left_to_run_out_counts_as_a_pass_not_托管
     for lang in ("en", "zh"):
         assert "托管" in _clock_line(turn, lang)
         assert "托管" not in _clock_line(chaodi, lang)
-    assert "counts as a pass" in _clock_line(chaodi, "en")
-    assert t("zh", "btn.pass") in _clock_line(chaodi, "zh")
+    # running out is 炒底's own pass, as its button says it: 不炒 / "Don't overturn"
+    for lang in ("en", "zh"):
+        assert t(lang, "btn.pass.chaodi") in _clock_line(chaodi, lang)

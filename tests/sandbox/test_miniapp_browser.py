@@ -400,7 +400,13 @@ class Table:
         for tried in mine.locator(".attempt .c").all():  # what was tried never looks winning
             # (a retrying assertion: the table may be redrawn while it is read)
             expect(tried).to_have_css("box-shadow", "none")
-        expect(app.locator("#points")).to_contain_text(self.T("webapp.penalty", n="")[:-1])
+        # one amount, the penalty explained in it: "0 (20 in tricks, −20 throw penalty)"
+        points = view_of(app)["points"]
+        assert points["penalty"] and "-" not in points["penalty_line"], points
+        expect(app.locator("#points .pen")).to_have_text(points["penalty_line"])
+        expect(app.locator("#points .pts")).to_have_text(
+            self.T("webapp.points", team=points["team_name"], points=points["points"])
+        )
         self.check("failed-throw")
         self.did["throw"] += 1
         self.did["play"] += 1
@@ -589,8 +595,10 @@ class Table:
         # the answer to her pass of the last window is gone: the prompt is this window's
         expect(app.locator("#prompt")).not_to_have_text(self.T("ack.pass"))
         expect(app.locator("#clock")).to_be_visible()
-        assert main_button(app) == (self.T("btn.pass"), True)
-        ask = re.sub("<[^>]+>", "", self.T("webapp.ask.chaodi"))
+        # 炒底's pass is 不炒 ("Don't overturn"), and the ask names the suit order of pairs
+        assert main_button(app) == (self.T("btn.pass.chaodi"), True)
+        order = " > ".join("♠♥♣♦"[s] for s in RuleSet().overturn_suit_order)
+        ask = re.sub("<[^>]+>", "", self.T("webapp.ask.chaodi", order=order))
         expect(app.locator("#asks .ask")).to_contain_text(ask)
         assert app.evaluate("Telegram.WebApp.isClosingConfirmationEnabled")
         seat = view_of(app)["me"]["seat"]
