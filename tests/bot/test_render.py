@@ -604,3 +604,37 @@ def test_the_dm_says_a_炒底_window_left_to_run_out_counts_as_a_pass_not_托管
     # running out is 炒底's own pass, as its button says it: 不炒 / "Don't overturn"
     for lang in ("en", "zh"):
         assert t(lang, "btn.pass.chaodi") in _clock_line(chaodi, lang)
+
+
+def test_the_attackers_points_read_as_one_amount_with_what_went_into_it():
+    """Issue 36: "得分：0 甩牌罚分 -20" read as two amounts and "+ -20" as nonsense: the
+    total is said once; only a kitty bonus or a penalty brings the sum that makes it,
+    each term once with its sign; a sum below zero says why the total is 0."""
+    from bot.render.table import result_points
+
+    def plain(html: str) -> str:
+        return re.sub("<[^>]+>", "", html)
+
+    assert plain(result_points(65, 0, 0, 65, "zh")) == "闲家得分：65"
+    assert plain(result_points(20, 40, 0, 60, "en")) == (
+        "Attackers' points: 20 in tricks + 40 kitty bonus = 60"
+    )
+    assert plain(result_points(30, 0, -20, 10, "en")) == (
+        "Attackers' points: 30 in tricks \u2212 20 throw penalty = 10"
+    )
+    assert plain(result_points(0, 0, -20, 0, "zh")) == (
+        "闲家得分：牌分 0 \u2212 甩牌罚分 20，不计负分 = 0"
+    )
+    assert plain(result_points(40, 0, 20, 60, "zh")) == "闲家得分：牌分 40 + 甩牌罚分 20 = 60"
+    for lang in ("zh", "en"):
+        assert "-" not in result_points(0, 0, -20, 0, lang)
+
+
+def test_the_lobby_names_each_computer_as_the_table_does():
+    """Issue 36: the lobby listed "🤖 电脑" three times where the table says 电脑2/3/4."""
+    rec = record()
+    for i in (1, 2, 3):
+        rec.seats[i] = Seat(computer=True, name=t("zh", "computer_name"))
+    text = lobby(rec, "bot").text
+    for i in (1, 2, 3):
+        assert f"{i + 1}. {t(rec.lang, 'computer_seat', n=i + 1)}" in text

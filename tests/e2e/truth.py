@@ -289,7 +289,8 @@ class TruthWatch:
             deadline = game.turn_deadline
             if not my_turn or deadline is None:
                 return "no turn clock runs for the reader"
-            until = time.strftime("%H:%M:%S", time.gmtime(deadline[2]))
+            # the date_time entity's text (each client shows the moment in its own zone)
+            until = time.strftime("%H:%M:%S", time.gmtime(deadline[2])) + " UTC"
             if v["until"] != until:
                 return f"until {until}"
             return None if (key == "dm.clock.warning") == game.warned else "the warning"

@@ -464,7 +464,7 @@ function playEl(v, play, trick, mode, width) {
     if (play.beaten_by && play.beaten_by.length && play.beaten_by_seat != null) {
       // who showed what beat it (RULES 13), as the group's table says it
       const by = document.createElement("div");
-      by.className = "tried beaten";
+      by.className = "beaten";
       by.textContent = T("webapp.beaten_by", { name: nameText(play.beaten_by_seat) });
       const beater = cardsEl(play.beaten_by, true);
       beater.classList.add("beater");
