@@ -278,3 +278,34 @@ def test_on_a_phone_no_button_label_is_cut(tmp_path: Path, browser: Browser) -> 
         assert max(measured) >= 10, measured  # card keyboards were measured
         assert not cut, cut
         assert not page.evaluate(_CUT_IN_ROWS, widest_rows())
+
+
+_LAST_LINES = """() => [...document.querySelectorAll(".welcome p")].map((p) => {
+  const range = document.createRange();
+  range.selectNodeContents(p);
+  const lines = new Map();  // each line's width, by its top
+  for (const r of range.getClientRects()) lines.set(Math.round(r.top), (lines.get(Math.round(r.top)) || 0) + r.width);
+  const widths = [...lines.values()];
+  return [p.textContent, widths.length, widths[widths.length - 1] / Math.max(...widths)];
+})"""
+
+
+def test_at_320_px_the_header_keeps_both_languages_and_no_word_is_left_alone(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """Issue 36: at 320 px the header clipped the EN button and the welcome left "局。"
+    alone on its last line. Both languages' buttons are whole inside the screen, and no
+    line of the welcome is less than a third as long as its longest, in English and Chinese."""
+    with (
+        sandbox_process(tmp_path, **QUICK) as address,
+        phone_page(browser, address, width=320, height=568) as page,
+    ):
+        for lang in ("zh", "en"):
+            page.locator(f".langs button[data-lang={lang}]").click()
+            expect(page.locator(f".langs button[data-lang={lang}]")).to_have_class(re.compile("on"))
+            for button in page.locator(".langs button").all():
+                box = button.bounding_box()
+                assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 320, box
+            for text, lines, last in page.evaluate(_LAST_LINES):
+                assert lines == 1 or last > 1 / 3, (lang, text, lines, last)
+            screenshot(page, f"sandbox-320-{lang}.png")
