@@ -62,12 +62,15 @@ UNPLAYABLE = "({})"
 RED_SUITS = (1, 3)  # ♥ ♦
 
 
-def suit_style(cards: Sequence[int]) -> str | None:
-    """A button's colour (Bot API ``style``) for the cards it names: red (``danger``)
-    for hearts and diamonds, so a red suit reads red on any theme; the client's own
-    colour for the black suits and jokers."""
+def suit_button(label: str, data: str, cards: Sequence[int]) -> Button:
+    """A button naming ``cards``; one of hearts or diamonds only is red (Bot API
+    ``style`` ``danger``), its suit drawn as text (white on the red, where the red
+    emoji would vanish), so red suits read red on any theme; the black suits and
+    jokers keep the client's colour and the emoji."""
     suits = {suit_of(c) for c in cards}
-    return "danger" if suits and suits <= set(RED_SUITS) else None
+    if suits and suits <= set(RED_SUITS):
+        return Button(label.replace("\ufe0f", ""), data, style="danger")
+    return Button(label, data)
 
 
 def hand_message(
@@ -308,7 +311,7 @@ def _keyboard(
         action = t(lang, f"btn.show.{option.action}")
         label = t(lang, "btn.show", action=action, cards=cards_label(option.cards, lang))
         show = ShowButton(rec.id, hand_no, version, option.cards)
-        actions.append(Button(label, show.pack(), style=suit_style(option.cards)))
+        actions.append(suit_button(label, show.pack(), option.cards))
     if own.can_pass:  # 炒底's pass is 不炒 ("Don't overturn")
         label = t(lang, "btn.pass.chaodi" if phase == "chaodi" else "btn.pass")
         actions.append(Button(label, cb(Kind.PASS)))
@@ -362,7 +365,7 @@ def _card_rows(
         if playable is not None and card not in playable:
             label = UNPLAYABLE.format(label)  # no legal play holds it: told at a glance
         data = CardButton(game, p.hand_number, p.version, card, copy).pack()
-        return Button(label, data, style=suit_style((card,)))
+        return suit_button(label, data, (card,))
 
     rest = list(own.hand)
     for card in picked:

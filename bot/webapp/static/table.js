@@ -816,7 +816,9 @@ function renderAsks(v, me) {
   choices.className = "choices";
   for (const option of me.shows.slice(0, 4)) {
     const label = `${option.label} ${option.shown.map((c) => c.joker ? c.r : c.s + c.r).join(" ")}`;
-    choices.append(button(label, () => act("show", { cards: option.cards }), false, "show"));
+    const b = button(label, () => act("show", { cards: option.cards }), false, "show");
+    if (option.shown.every((c) => c.red && !c.joker)) b.classList.add("red"); // 亮主 ♥4 reads red
+    choices.append(b);
   }
   if (me.can_redeal) choices.append(button(T("btn.redeal"), () => act("redeal"), true, "redeal"));
   if (choices.childElementCount) box.append(choices);
