@@ -365,6 +365,10 @@ class Table:
                 expect(app.locator("#asks .ask")).to_contain_text(
                     re.sub("<[^>]+>", "", self.T("webapp.ask.pass"))
                 )
+                if view["shows"]:  # hand 1: overturning makes you the dealer (反主反打)
+                    order = " > ".join("♠♥♣♦"[s] for s in RuleSet().overturn_suit_order)
+                    first = self.T("webapp.ask.overturn.first", order=order)
+                    expect(app.locator("#asks .ask")).to_contain_text(re.sub("<[^>]+>", "", first))
             except AssertionError:
                 if view_of(app)["version"] != view["version"]:
                     return True  # the window closed while the pages were checked
