@@ -455,20 +455,22 @@ function playEl(v, play, trick, mode, width) {
     box.append(mark);
   }
   if (play.attempted) { // a failed throw: what was tried, never marked as winning
-    const tried = document.createElement("div");
-    tried.className = "tried";
-    tried.textContent = T("webapp.failed_throw");
-    const attempt = cardsEl(play.attempted, true);
-    attempt.classList.add("attempt");
-    box.append(tried, attempt);
+    // each on one line, its words before its cards: what was tried, what beat it
+    const line = (words, cls, cards, cardsCls) => {
+      const row = document.createElement("div");
+      row.className = "failed";
+      const text = document.createElement("span");
+      text.className = cls;
+      text.textContent = words;
+      const shown = cardsEl(cards, true);
+      shown.classList.add(cardsCls);
+      row.append(text, shown);
+      box.append(row);
+    };
+    line(T("webapp.failed_throw"), "tried", play.attempted, "attempt");
     if (play.beaten_by && play.beaten_by.length && play.beaten_by_seat != null) {
       // who showed what beat it (RULES 13), as the group's table says it
-      const by = document.createElement("div");
-      by.className = "beaten";
-      by.textContent = T("webapp.beaten_by", { name: nameText(play.beaten_by_seat) });
-      const beater = cardsEl(play.beaten_by, true);
-      beater.classList.add("beater");
-      box.append(by, beater);
+      line(T("webapp.beaten_by", { name: nameText(play.beaten_by_seat) }), "beaten", play.beaten_by, "beater");
     }
   }
   return box;
