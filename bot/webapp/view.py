@@ -170,7 +170,7 @@ def _mine(p: Projection, own: Own, rec: GameRecord, lang: str) -> dict[str, Any]
         # following: the cards that can be part of a legal play (the engine's answer);
         # None when any card may be tapped
         "playable": None if own.playable is None else list(own.playable),
-        # following: why a card left out cannot be played (須跟♦, must play a pair)
+        # following: why a card left out cannot be played (须跟♦, must play a pair)
         "refusals": {str(c): _refusal(p, reason, lang) for c, reason in own.refusals.items()},
         # leading: each card's suit class (a lead is of one class: RULES 8)
         "classes": [p.view.ctx.suit_class[c] for c in own.hand],
