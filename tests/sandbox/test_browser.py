@@ -87,8 +87,9 @@ def take_turn(page: Page, deadline: float, on_selected=None) -> list[str]:  # no
             expect(page.locator("#pane-private .toast, #alert:not([hidden])").first).to_be_visible()
             if old_message_dismissed(page) or not shows_selection(hand):
                 continue  # the tap met the message being edited ("out of date"): look again
+            # each card as the text says it (a red suit's button has its suit as text)
             selected = [
-                b.removeprefix("✓")
+                re.sub("([♥♦])(?!\ufe0f)", "\\1\ufe0f", b.removeprefix("✓"))
                 for b in hand.locator("button").all_inner_texts()
                 if b.startswith("✓")
             ]
