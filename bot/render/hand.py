@@ -62,15 +62,26 @@ UNPLAYABLE = "({})"
 RED_SUITS = (1, 3)  # ♥ ♦
 
 
+def red_only(cards: Sequence[int]) -> bool:
+    """Whether ``cards`` are all hearts or diamonds (no joker): a red suit's button."""
+    suits = {suit_of(c) for c in cards}
+    return bool(suits) and suits <= set(RED_SUITS)
+
+
 def suit_button(label: str, data: str, cards: Sequence[int]) -> Button:
     """A button naming ``cards``; one of hearts or diamonds only is red (Bot API
     ``style`` ``danger``), its suit drawn as text (white on the red, where the red
     emoji would vanish), so red suits read red on any theme; the black suits and
     jokers keep the client's colour and the emoji."""
-    suits = {suit_of(c) for c in cards}
-    if suits and suits <= set(RED_SUITS):
+    if red_only(cards):
         return Button(label.replace("\ufe0f", ""), data, style="danger")
     return Button(label, data)
+
+
+def card_button_label(card: int, lang: str) -> str:
+    """A card as its button says it (:func:`suit_button`: a red suit's as text)."""
+    label = card_label(card, lang)
+    return label.replace("\ufe0f", "") if red_only((card,)) else label
 
 
 def hand_message(
