@@ -310,3 +310,28 @@ def test_at_320_px_the_header_keeps_both_languages_and_no_word_is_left_alone(
             for text, lines, last in page.evaluate(_LAST_LINES):
                 assert lines == 1 or last > 1 / 3, (lang, text, lines, last)
             screenshot(page, f"sandbox-320-{lang}.png")
+
+
+def test_a_dms_deadline_shows_in_the_readers_own_time_zone(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """Issue 36: the DM said "until 03:22:12 UTC" to players on UTC+8. Its deadline is a
+    date_time entity now, and the sandbox (as a Telegram client) shows it in the browser's
+    zone: a reader in Shanghai reads the hour eight hours after UTC's."""
+    window = {**QUICK, "OVERTURN_WINDOW_SECONDS": "60"}
+    with sandbox_process(tmp_path, **window) as address:
+        page = browser.new_page(
+            viewport={"width": 360, "height": 640}, locale="en-GB", timezone_id="Asia/Shanghai"
+        )
+        try:
+            page.goto(address + "?lang=en")
+            expect(page.locator("body")).to_have_attribute("data-ready", "1")
+            quick_start_in_private_chat(page)
+            shown = page.locator("#messages-private .msg time.dt").last
+            expect(shown).to_be_visible(timeout=20_000)
+            unix = int(shown.get_attribute("data-unix") or 0)
+            local = time.strftime("%H:%M:%S", time.gmtime(unix + 8 * 3600))
+            expect(shown).to_have_text(local)  # en-GB: 24-hour clock, with seconds
+            assert "UTC" not in shown.inner_text()
+        finally:
+            page.close()
