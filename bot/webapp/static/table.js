@@ -409,8 +409,9 @@ function renderPoints(v) {
     pen.textContent = p.penalty_line;
     box.append(pen);
   }
-  // what the total means while the hand is played; once it is over, the result says it
-  if (p.context && p.context.length && v.phase === "playing") { // what the total means: the take-over, what changes next and where
+  // what the total means (the take-over, what changes next and where) while the hand is
+  // played; once it is over, the result says it
+  if (p.context && p.context.length && v.phase === "playing") {
     const ctx = document.createElement("span");
     ctx.className = "ctx";
     p.context.forEach((phrase, i) => { // a narrow screen breaks the line between phrases, not inside one
