@@ -35,9 +35,14 @@ class Button:
     text: str
     callback_data: str
     url: None = None  # callback buttons only (read like PTB's button)
+    # the Bot API's button colour (primary, success, danger); None: the client's own
+    style: str | None = None
 
     def to_dict(self) -> dict[str, str]:
-        return {"text": self.text, "callback_data": self.callback_data}
+        out = {"text": self.text, "callback_data": self.callback_data}
+        if self.style is not None:
+            out["style"] = self.style
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +84,14 @@ _quoted = json.encoder.encode_basestring_ascii  # json.dumps's own (ensure_ascii
 
 def _button_json(b: Button | WebAppButton) -> str:
     if isinstance(b, Button):
+        style = "" if b.style is None else ', "style": ' + _quoted(b.style)
         return (
-            '{"callback_data": ' + _quoted(b.callback_data) + ', "text": ' + _quoted(b.text) + "}"
+            '{"callback_data": '
+            + _quoted(b.callback_data)
+            + style
+            + ', "text": '
+            + _quoted(b.text)
+            + "}"
         )
     return '{"text": ' + _quoted(b.text) + ', "web_app": {"url": ' + _quoted(b.web_app_url) + "}}"
 

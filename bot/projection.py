@@ -32,7 +32,7 @@ from engine.reasons import Reason
 from engine.records import Trick, failed_throw_penalty
 from engine.scoring import TAKE_OVER, Side, next_threshold
 from engine.seats import Seat, Team
-from engine.tricks import followable, play_kind
+from engine.tricks import followable, play_kind, unfollowable_reason
 from engine.view import Observation, Phase, PublicView, ToAct
 
 Mark = Literal["throw", "ruff"]
@@ -122,6 +122,8 @@ class Own:
     auto: bool  # 托管
     one_tap: bool  # a tap on a card plays it
     playable: tuple[Card, ...] | None  # following: the cards some legal play holds
+    # following: why each other card is in no legal play (the engine's reason code)
+    refusals: dict[Card, str] = field(default_factory=dict)
     hint: Reason | None = None  # why the selection is the Hint's, while it is
     why: bool = False  # the DM shows why the computers played the last trick so
     away: bool = False  # the 托管 is the player's choice ("I'm away"), not a time-out's
@@ -311,8 +313,14 @@ def _own(
     following = obs.my_turn and obs.phase == "playing"
     trick = obs.current_trick
     playable = None
+    refusals: dict[Card, str] = {}
     if following and trick is not None and trick.plays:
-        playable = tuple(sorted(followable(obs.ctx, trick.plays[0].cards, obs.hand)))
+        lead = trick.plays[0].cards
+        playable = tuple(sorted(followable(obs.ctx, lead, obs.hand)))
+        refusals = {
+            c: unfollowable_reason(obs.ctx, lead, obs.hand, c)
+            for c in set(obs.hand).difference(playable)
+        }
     return Own(
         seat=seat,
         hand=tuple(obs.hand),
@@ -329,6 +337,7 @@ def _own(
         auto=s.auto,
         one_tap=one_tap(hand, seat, s.selection),
         playable=playable,
+        refusals=refusals,
         hint=hint,
         why=last is not None and s.why == last.number,
         away=s.auto and s.away,

@@ -222,6 +222,26 @@ def followable(ctx: TrumpContext, lead: Sequence[int], hand: Sequence[int]) -> s
     }
 
 
+def unfollowable_reason(
+    ctx: TrumpContext, lead: Sequence[int], hand: Sequence[int], card: int
+) -> str:
+    """Why ``card``, one :func:`followable` leaves out, is in no legal follow of
+    ``lead`` (8.1), as the :class:`IllegalAction` a play holding it would raise: a card
+    outside the led class while the hand has enough of it (``must_follow_suit``); one
+    of the class while the pairs (the tractors) the rule asks for take every place
+    (``must_play_tractor`` when the lead has a tractor the hand can answer, else
+    ``must_play_pair``)."""
+    info = lead_summary(ctx, tuple(lead))
+    klass = info.klass
+    if ctx.suit_class[card] != klass:
+        return MUST_FOLLOW_SUIT
+    if info.caps:
+        same = [c for c in hand if ctx.suit_class[c] == klass]
+        if tractor_cover(profile_of(ctx, pair_ids(ctx, same, klass), klass), info.caps):
+            return MUST_PLAY_TRACTOR
+    return MUST_PLAY_PAIR
+
+
 def random_follow(
     ctx: TrumpContext, lead: Sequence[int], hand: Sequence[int], rng: random.Random
 ) -> list[int]:

@@ -30,6 +30,9 @@ _SIMPLE_TAGS: dict[str, str] = {
 }
 _NAMED_ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 _ENTITY_RE = re.compile(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|lt|gt|amp|quot);")
+# <tg-time>'s format (Bot API 9.5, "date-time entity formatting"): relative, or the day of
+# the week, the date (short d / long D) and the time (short t / long T), each optional
+_DATE_TIME_FORMAT = re.compile(r"r|w?[dD]?[tT]?")
 _ATTR_RE = re.compile(r"""\s*([a-zA-Z_-]+)\s*(?:=\s*("[^"]*"|'[^']*'|[^\s"'>]+))?""")
 
 
@@ -135,6 +138,19 @@ class _HtmlParser:
                     f'Tag "span" must have class "tg-spoiler" at byte offset {offset}'
                 )
             return {"type": "spoiler"}
+        if name == "tg-time":  # a moment each reader's client shows in their own time zone
+            unix = attrs.get("unix", "")
+            if not unix.isdigit():
+                raise parse_error(
+                    f'Tag "tg-time" must have attribute "unix" at byte offset {offset}'
+                )
+            entity: dict[str, Any] = {"type": "date_time", "unix_time": int(unix)}
+            fmt = attrs.get("format")
+            if fmt is not None:
+                if not _DATE_TIME_FORMAT.fullmatch(fmt):
+                    raise parse_error(f'Invalid date-time format "{fmt}" at byte offset {offset}')
+                entity["date_time_format"] = fmt
+            return entity
         if name == "blockquote" and "expandable" in attrs:
             return {"type": "expandable_blockquote"}
         if name == "code" and self.stack and self.stack[-1].name == "pre":

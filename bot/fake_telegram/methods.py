@@ -86,6 +86,8 @@ def check_button(button: Any) -> None:
         raise bad_request("can't parse inline keyboard button: Text must be a String")
     if not button["text"].strip():
         raise bad_request("BUTTON_TEXT_INVALID")
+    if button.get("style", "primary") not in ("primary", "success", "danger"):
+        raise bad_request("can't parse inline keyboard button: unknown style")
     if "callback_data" in button:
         size = len(str(button["callback_data"]).encode("utf-8"))
         if not 1 <= size <= 64:
@@ -93,7 +95,7 @@ def check_button(button: Any) -> None:
     elif "url" in button:
         if not re.match(r"^(https?|tg)://\S+$", str(button["url"])):
             raise bad_request("BUTTON_URL_INVALID")
-    elif not any(k != "text" for k in button):
+    elif not any(k not in ("text", "style") for k in button):
         raise bad_request(
             "can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
         )

@@ -35,6 +35,7 @@ class Button:
     data: str | None = None
     url: str | None = None
     web_app: str | None = None  # a Mini App button's address
+    style: str | None = None  # its colour (Bot API 9.4): primary, success, danger
 
     @property
     def target(self) -> str | None:
@@ -80,6 +81,7 @@ class Message:
                     b.get("callback_data"),
                     b.get("url"),
                     (b.get("web_app") or {}).get("url"),
+                    b.get("style"),
                 )
                 for b in row
             ]

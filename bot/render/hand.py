@@ -34,6 +34,7 @@ from bot.messages import ROW_MAX, Button, Content, Keyboard, WebAppButton, even_
 from bot.models import GameRecord
 from bot.projection import Deadline, Own, Projection, TrickView
 from bot.render.cards import (
+    SUIT_MARKS,
     card_label,
     cards_label,
     class_label,
@@ -54,9 +55,35 @@ from bot.render.table import (
     shows_block,
     trump_label,
 )
+from engine.cards import suit_of
 from engine.counter import CardCount
 
 ROW = ROW_MAX
+# a card no legal play holds now (following): its label in brackets, "(♠️5)"
+UNPLAYABLE = "({})"
+RED_SUITS = (1, 3)  # ♥ ♦
+
+
+def red_only(cards: Sequence[int]) -> bool:
+    """Whether ``cards`` are all hearts or diamonds (no joker): a red suit's button."""
+    suits = {suit_of(c) for c in cards}
+    return bool(suits) and suits <= set(RED_SUITS)
+
+
+def suit_button(label: str, data: str, cards: Sequence[int]) -> Button:
+    """A button naming ``cards``; one of hearts or diamonds only is red (Bot API
+    ``style`` ``danger``), its suit drawn as text (white on the red, where the red
+    emoji would vanish), so red suits read red on any theme; the black suits and
+    jokers keep the client's colour and the emoji."""
+    if red_only(cards):
+        return Button(label.replace("\ufe0f", ""), data, style="danger")
+    return Button(label, data)
+
+
+def card_button_label(card: int, lang: str) -> str:
+    """A card as its button says it (:func:`suit_button`: a red suit's as text)."""
+    label = card_label(card, lang)
+    return label.replace("\ufe0f", "") if red_only((card,)) else label
 
 
 def hand_message(
@@ -103,7 +130,13 @@ def hand_message(
             lines.append(t(lang, "dm.hint.why", line=line))
     prompt = _prompt(p, own, lang) if live else ""
     if prompt:
-        lines += ["", prompt]
+        lines.append("")
+        if my_turn and p.phase in ("burying", "playing"):
+            # the header scrolls away above a hand of buttons: the level and the trump
+            # again, with the prompt right above the cards the player chooses from
+            level, trump = rank_label(p.level), trump_label(p.view, lang)
+            lines.append(t(lang, "dm.prompt.context", level=level, trump=trump))
+        lines.append(prompt)
     clock = p.clock
     if clock is not None and live and (my_turn or clock.window):
         lines.append(_clock_line(clock, lang))
@@ -148,8 +181,16 @@ def tally_lines(rec: GameRecord, count: CardCount, lang: str) -> list[str]:
     return lines
 
 
+def clock_time(until: float) -> str:
+    """A moment as the Bot API's ``date_time`` entity: each reader's client shows it in
+    their own time zone (format ``T``: the time with seconds); a client without it shows
+    the text inside, the time in UTC."""
+    text = time.strftime("%H:%M:%S", time.gmtime(until)) + " UTC"
+    return f'<tg-time unix="{int(until)}" format="T">{text}</tg-time>'
+
+
 def _clock_line(clock: Deadline, lang: str) -> str:
-    until = time.strftime("%H:%M:%S", time.gmtime(clock.until))
+    until = clock_time(clock.until)
     if clock.warning:
         return t(lang, "dm.clock.warning", until=until)
     key = "dm.clock.window" if clock.window else "dm.clock.turn"
@@ -279,14 +320,21 @@ def _prompt(p: Projection, own: Own, lang: str) -> str:
     if phase == "dealing":
         return t(lang, "dm.can_show") if own.shows else ""
     if phase == "after_deal":
-        return t(lang, "dm.window" if own.can_pass else "dm.window_waiting")
+        if not own.can_pass:
+            return t(lang, "dm.window_waiting")
+        # hand 1: an overturner becomes the dealer (RULES 7, 反主反打)
+        return t(lang, "dm.window.first" if p.hand_number == 1 else "dm.window")
     if not own.my_turn:
         return t(lang, "dm.not_your_turn") if phase in ("burying", "playing") else ""
     selected = len(own.selection)
     if phase == "burying":
         return t(lang, "dm.bury", n=selected)
     if phase == "chaodi":
-        return t(lang, "dm.chaodi")
+        # nothing to show is said to this seat alone; its turn lasts as anyone's
+        if not own.shows:
+            return t(lang, "dm.chaodi.none")
+        order = " &gt; ".join(SUIT_MARKS[s] for s in p.view.rules.overturn_suit_order)
+        return t(lang, "dm.chaodi", order=order)
     need = own.needed
     if need is None:
         return t(lang, "dm.your_turn.lead")
@@ -318,9 +366,10 @@ def _keyboard(
         action = t(lang, f"btn.show.{option.action}")
         label = t(lang, "btn.show", action=action, cards=cards_label(option.cards, lang))
         show = ShowButton(rec.id, hand_no, version, option.cards)
-        actions.append(Button(label, show.pack()))
-    if own.can_pass:
-        actions.append(Button(t(lang, "btn.pass"), cb(Kind.PASS)))
+        actions.append(suit_button(label, show.pack(), option.cards))
+    if own.can_pass:  # 炒底's pass is 不炒 ("Don't overturn")
+        label = t(lang, "btn.pass.chaodi" if phase == "chaodi" else "btn.pass")
+        actions.append(Button(label, cb(Kind.PASS)))
     if own.can_redeal:
         actions.append(Button(t(lang, "btn.redeal"), cb(Kind.REDEAL)))
     if own.my_turn and phase == "burying":
@@ -369,14 +418,17 @@ def _card_rows(
     starts a row of its own; the cards picked up from the kitty come first."""
     rows: list[list[Button]] = []
     seen: dict[int, int] = {}
+    playable = None if own.playable is None else set(own.playable)
 
     def button(card: int) -> Button:
         copy = seen.get(card, 0)
         seen[card] = copy + 1
         chosen = own.selection.count(card) > copy
         label = ("✓" if chosen else "") + card_label(card, lang)
+        if playable is not None and card not in playable:
+            label = UNPLAYABLE.format(label)  # no legal play holds it: told at a glance
         data = CardButton(game, p.hand_number, p.version, card, copy).pack()
-        return Button(label, data)
+        return suit_button(label, data, (card,))
 
     rest = list(own.hand)
     for card in picked:
@@ -385,7 +437,9 @@ def _card_rows(
     parts += [part for _klass, ps in suit_groups(p.view.ctx, rest) for part in ps]
     for part in parts:
         buttons = [button(card) for card in part]
-        # the width a card's label takes when selected (✓): tapping moves no button
-        n = per_row(["✓" + card_label(card, lang) for card in part])
+        # the width a card's label takes when selected (✓), and marked while following:
+        # tapping moves no button
+        widest = ["✓" + card_label(card, lang) for card in part]
+        n = per_row([UNPLAYABLE.format(w) for w in widest] if playable is not None else widest)
         rows += even_rows(buttons, n)
     return rows

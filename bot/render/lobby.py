@@ -16,9 +16,11 @@ from bot.render.settings import changed_line
 from engine.seats import SEATS, TEAMS
 
 
-def seat_name(seat: Seat, lang: str) -> str:
+def seat_name(seat: Seat, lang: str, number: int) -> str:
+    """A seat as the lobby lists it; a computer by the name the table gives it (电脑2),
+    ``number`` being the seat's (from 1)."""
     if seat.computer:
-        return t(lang, "computer_name")
+        return t(lang, "computer_seat", n=number)
     if seat.user_id is None:
         return t(lang, "lobby.empty")
     return shown(seat.name)
@@ -31,7 +33,7 @@ def lobby(rec: GameRecord, bot_username: str) -> Content:
         lines.append(t(lang, "lobby.team", team=t(lang, f"team.{team}")))
         for i in SEATS:
             if TEAMS[i] == team:
-                lines.append(f"  {i + 1}. {seat_name(rec.seats[i], lang)}")
+                lines.append(f"  {i + 1}. {seat_name(rec.seats[i], lang, i + 1)}")
     lines.append("")
     lines.append(
         t(

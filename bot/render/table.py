@@ -287,16 +287,7 @@ def result_lines(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
     r = view.result
     assert r is not None
     lines = [t(lang, "result.kitty", cards=cards_label(r.kitty, lang), points=r.kitty_points)]
-    lines.append(
-        t(
-            lang,
-            "result.points",
-            tricks=r.trick_points,
-            bonus=r.kitty_bonus,
-            penalty=r.penalty,
-            total=r.attackers_points,
-        )
-    )
+    lines.append(result_points(r.trick_points, r.kitty_bonus, r.penalty, r.attackers_points, lang))
     if r.multiplier > 1:  # RULES.md 7: reported only; 2 ** overturns
         lines.append(t(lang, "result.multiplier", m=r.multiplier, n=view.overturns))
     side = t(lang, f"result.winner.{r.winner}")
@@ -311,6 +302,22 @@ def result_lines(rec: GameRecord, view: PublicView, lang: str) -> list[str]:
             lines.append(t(lang, "result.by_time", minutes=minutes, a=a, b=b))
         lines.append(t(lang, "result.match_won", team=t(lang, f"team.{team}"), names=names))
     return lines
+
+
+def result_points(tricks: int, bonus: int, penalty: int, total: int, lang: str) -> str:
+    """The attackers' points as one amount: the total, and only when something besides
+    trick points went into it, the sum that makes it ("牌分 20 + 抠底 40 − 甩牌罚分 20"),
+    each term once with its own sign; a sum below zero says the total stops at 0."""
+    if not bonus and not penalty:
+        return t(lang, "result.points", total=total)
+    terms = [t(lang, "result.term.tricks", n=tricks)]
+    if bonus:
+        terms.append("+ " + t(lang, "result.term.bonus", n=bonus))
+    if penalty:
+        sign = "+ " if penalty > 0 else "\u2212 "
+        terms.append(sign + t(lang, "result.term.penalty", n=abs(penalty)))
+    key = "result.points.floor" if tricks + bonus + penalty < total else "result.points.sum"
+    return t(lang, key, sum=" ".join(terms), total=total)
 
 
 def result_of(rec: GameRecord, view: PublicView, live: bool = True) -> Content:

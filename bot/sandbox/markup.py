@@ -68,6 +68,10 @@ def to_html(text: str, entities: list[dict[str, Any]]) -> str:
 
 def _open_tag(entity: dict[str, Any]) -> str | None:
     kind = entity.get("type")
+    if kind == "date_time":  # the page shows it in the browser's time zone (app.js)
+        unix = int(entity.get("unix_time", 0))
+        fmt = escape(str(entity.get("date_time_format", "")))
+        return f'<time class="dt" data-unix="{unix}" data-format="{fmt}">'
     if kind == "text_link":
         url = str(entity.get("url", ""))
         if not _SAFE_URL.match(url):
@@ -80,6 +84,8 @@ def _open_tag(entity: dict[str, Any]) -> str | None:
 def _close_tag(entity: dict[str, Any]) -> str:
     if entity.get("type") == "text_link":
         return "</a>"
+    if entity.get("type") == "date_time":
+        return "</time>"
     return _TAGS[entity["type"]][1]
 
 

@@ -359,7 +359,16 @@ def message_json(message: Message) -> dict[str, Any]:
             "bot": bool(sender and sender.is_bot),
         },
         "keyboard": [
-            [{"text": b.text, "data": b.data, "url": b.url, "web_app": b.web_app} for b in row]
+            [
+                {
+                    "text": b.text,
+                    "data": b.data,
+                    "url": b.url,
+                    "web_app": b.web_app,
+                    "style": b.style,
+                }
+                for b in row
+            ]
             for row in message.buttons()
         ],
     }

@@ -23,13 +23,14 @@ from bot.projection import (
     TrickView,
     hand_tricks,
 )
-from bot.render.cards import rank_label, suit_groups, suit_label
+from bot.render.cards import class_label, rank_label, suit_groups, suit_label
 from bot.render.reasons import reason_line
 from bot.render.table import (
     dealer_team_line,
     name_of,
     points_context_parts,
     result_lines,
+    signed,
     trump_label,
 )
 from engine.cards import BJ, LJ, RANKS, points, rank_of, suit_of
@@ -38,6 +39,26 @@ from engine.ranking import TRUMP
 from engine.seats import SEATS
 
 SUIT_TEXT = "♠♥♣♦"
+# the catalogs' suits ask for the emoji glyphs (♠️, the DM's colours); on the page they are
+# text, drawn in the text's colour (a black emoji ♠ is lost on a dark theme), ♥ ♦ red
+_PAGE_SUITS = {
+    "♠️": "♠",
+    "♣️": "♣",
+    "♥️": '<span class="red">♥</span>',
+    "♦️": '<span class="red">♦</span>',
+}
+
+
+def page_suits(html: str) -> str:
+    """Safe HTML with its suits as the page draws them (:data:`_PAGE_SUITS`)."""
+    for emoji, text in _PAGE_SUITS.items():
+        html = html.replace(emoji, text)
+    return html
+
+
+def text_suits(text: str) -> str:
+    """Plain text with its suits as text glyphs (the page sets it as text, uncoloured)."""
+    return text.replace("\ufe0f", "")
 
 
 def card_json(card: int, lang: str) -> dict[str, Any]:
@@ -71,11 +92,16 @@ def _play(play: PlayView, lang: str, reader: int | None) -> dict[str, Any]:
     # what it keeps back is said only to its own seat
     reason = play.reason
     out["why"] = (
-        None if reason is None else reason_line(lang, play.cards, reason, play.seat == reader)
+        None
+        if reason is None
+        else text_suits(reason_line(lang, play.cards, reason, play.seat == reader))
     )
     if play.attempted is not None:  # a failed throw: what was tried, the forced play
         out["attempted"] = _cards(play.attempted, lang)
         out["penalty"] = play.penalty
+        # what beat it and who showed it (RULES 13: the first seat after the thrower)
+        out["beaten_by"] = _cards(play.beaten_by, lang)
+        out["beaten_by_seat"] = play.beaten_by_seat
     out["mark"] = play.mark  # the engine's: "throw" (甩牌), "ruff" (毙) or None
     out["ruff"] = play.mark == "ruff"
     return out
@@ -104,6 +130,17 @@ def _points(points: Points, lang: str) -> dict[str, Any]:
         "take_over": points.take_over,
         "next": None if step is None else step[0],  # where the level table changes
         "penalty": points.penalty,
+        # the total explained, one amount: what the tricks gave, the penalty, the floor at 0
+        "penalty_line": None
+        if not points.penalty
+        else t(
+            lang,
+            "webapp.penalty.floor"
+            if points.tricks + points.penalty < points.total
+            else "webapp.penalty",
+            tricks=points.tricks,
+            n=signed(points.penalty),
+        ),
         # what the total means, in the DM's words: the take-over, the next threshold
         "context": points_context_parts(points, lang),
         "cards": _cards(points.won, lang),
@@ -179,6 +216,10 @@ def _mine(p: Projection, own: Own, rec: GameRecord, lang: str) -> dict[str, Any]
         # following: the cards that can be part of a legal play (the engine's answer);
         # None when any card may be tapped
         "playable": None if own.playable is None else list(own.playable),
+        # following: why a card left out cannot be played (须跟♦, must play a pair)
+        "refusals": {str(c): _refusal(p, reason, lang) for c, reason in own.refusals.items()},
+        # leading: each card's suit class (a lead is of one class: RULES 8)
+        "classes": [p.view.ctx.suit_class[c] for c in own.hand],
         # the Hint's why, while the selection is the Hint's (its cards, to tell on the page)
         "hint": None
         if own.hint is None
@@ -187,6 +228,14 @@ def _mine(p: Projection, own: Own, rec: GameRecord, lang: str) -> dict[str, Any]
             "line": reason_line(lang, p.view.ctx.sorted(list(own.selection)), own.hint, True),
         },
     }
+
+
+def _refusal(p: Projection, reason: str, lang: str) -> str:
+    """The engine's reason a card cannot follow, in the reader's words."""
+    if reason == "must_follow_suit" and p.current is not None and p.current.plays:
+        klass = p.view.ctx.suit_class[p.current.plays[0].cards[0]]
+        return t(lang, "webapp.must_follow", suit=text_suits(class_label(klass, lang)))
+    return t(lang, f"reason.{reason}")
 
 
 def table_view(
@@ -209,6 +258,8 @@ def table_view(
         "version": p.version,
         "phase": p.phase,
         "level": rank_label(p.level),
+        # which of two level pairs overturns the other (RULES 7), strongest suit first
+        "overturn_order": " &gt; ".join(SUIT_TEXT[s] for s in view.rules.overturn_suit_order),
         "levels": [rank_label(x) for x in p.levels],
         "trump": trump_label(view, lang),
         "trump_decided": view.trump_decided,
@@ -247,7 +298,8 @@ def table_view(
         out["result"] = {
             "winner": view.result.winner,
             "steps": view.result.steps,
-            "lines": result_lines(rec, view, lang),  # the group's own words (safe HTML)
+            # the group's own words (safe HTML), its suits readable on any theme
+            "lines": [page_suits(line) for line in result_lines(rec, view, lang)],
             "next_dealer": view.result.next_dealer,
             "levels": [rank_label(x) for x in view.result.levels_after],
             "match_over": view.match_winner is not None,

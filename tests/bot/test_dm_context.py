@@ -3,7 +3,8 @@ points against 80 and the level table's next threshold, ruffs and throws marked.
 
 from bot.i18n import t
 from bot.projection import project, trick_view
-from bot.render.cards import card_label, cards_label
+from bot.render.cards import cards_label
+from bot.render.hand import card_button_label
 from bot.render.table import play_text, table_message
 from engine.cards import parse_cards
 from engine.hand import Deal, Pass, Play
@@ -29,7 +30,7 @@ def test_the_kitty_cards_picked_up_come_first_in_a_row_of_their_own_while_buryin
         if len(first) >= 8:
             break
         first += [b.text for b in row]
-    assert first == [card_label(c, "en") for c in picked]
+    assert first == [card_button_label(c, "en") for c in picked]
     assert t("en", "dm.picked_up", cards=cards_label(picked, "en")) in content.text
     for seat in range(4):  # nobody else is told which cards they were
         if seat != dealer:

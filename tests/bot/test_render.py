@@ -22,7 +22,7 @@ from bot.messages import (
 from bot.models import GameRecord, Seat
 from bot.projection import project
 from bot.render.cards import card_label, cards_label, hand_lines, rank_label, suit_label
-from bot.render.hand import ROW, hand_message
+from bot.render.hand import ROW, card_button_label, hand_message
 from bot.render.lobby import lobby
 from bot.render.names import clip, isolate
 from bot.render.table import group_messages, result_of, table_message
@@ -106,7 +106,7 @@ def test_the_hand_keyboard_has_trumps_first_and_each_suit_in_rows_of_its_own():
             for b in row:
                 assert len(b.callback_data.encode()) <= 64
         ctx = m.hand.ctx
-        labels = {card_label(c, "en"): c for c in range(54)}
+        labels = {card_button_label(c, "en"): c for c in range(54)}
         cards = [[labels[b.text] for b in row] for row in card_buttons(content)]
         assert sum(len(r) for r in cards) == 25
         classes = [{ctx.suit_class[c] for c in row} for row in cards]
@@ -132,7 +132,7 @@ def test_card_rows_fit_a_phone_and_never_leave_a_lone_card_when_a_suit_wraps():
         m, dealer = buried_match(seed)
         for lang in ("en", "zh"):
             rows = card_buttons(dm_message(record(lang), m, dealer)[0])
-            labels = {card_label(c, lang): c for c in range(54)}
+            labels = {card_button_label(c, lang): c for c in range(54)}
             for row in rows:  # the row's widest label, selected (✓), fits the row
                 assert len(row) * max(label_units("✓" + b.text) for b in row) <= ROW_UNITS
             # the rows of a side suit: as even as can be (trumps have two parts)
@@ -466,7 +466,10 @@ def test_each_show_button_says_what_the_show_does():
                                 cards = codec.decode(b.callback_data).cards
                                 action = hand.show_action(seat, cards)
                                 word = t(lang, f"btn.show.{action}")
-                                assert b.text == f"{word} {cards_label(cards, lang)}"
+                                label = f"{word} {cards_label(cards, lang)}"
+                                if b.style == "danger":  # a red suit's: its suit as text
+                                    label = label.replace("\ufe0f", "")
+                                assert b.text == label
                                 labels[lang].add(word.split()[-1])
                                 offered.append((seat, cards))
             if not offered:
@@ -513,10 +516,23 @@ def test_the_dm_keyboard_is_sent_and_digested_exactly_as_ptbs_would_be():
         content, _ = dm_message(rec, m, seat)
         rows = content.markup.inline_keyboard
         ptb = InlineKeyboardMarkup(
-            [[InlineKeyboardButton(b.text, callback_data=b.callback_data) for b in r] for r in rows]
+            [
+                [
+                    InlineKeyboardButton(b.text, callback_data=b.callback_data, style=b.style)
+                    for b in r
+                ]
+                for r in rows
+            ]
         )
         assert content.markup_json == json.dumps(ptb.to_dict(), sort_keys=True)
         assert codec.decode(rows[0][0].callback_data).kind == "T"
+        # the red suits' buttons are red (the Bot API's style), the others the client's colour
+        for row in rows:
+            for b in row:
+                red = any(mark in b.text for mark in ("♥", "♦"))
+                assert b.style == ("danger" if red else None), (b.text, b.style)
+                # on the red, the suit as text (white): the red emoji would vanish
+                assert not red or "\ufe0f" not in b.text, b.text
 
 
 def test_a_keyboard_of_every_kind_of_label_and_button_is_sent_as_ptbs_json():
@@ -590,5 +606,40 @@ def test_the_dm_says_a_炒底_window_left_to_run_out_counts_as_a_pass_not_托管
     for lang in ("en", "zh"):
         assert "托管" in _clock_line(turn, lang)
         assert "托管" not in _clock_line(chaodi, lang)
-    assert "counts as a pass" in _clock_line(chaodi, "en")
-    assert t("zh", "btn.pass") in _clock_line(chaodi, "zh")
+    # running out is 炒底's own pass, as its button says it: 不炒 / "Don't overturn"
+    for lang in ("en", "zh"):
+        assert t(lang, "btn.pass.chaodi") in _clock_line(chaodi, lang)
+
+
+def test_the_attackers_points_read_as_one_amount_with_what_went_into_it():
+    """Issue 36: "得分：0 甩牌罚分 -20" read as two amounts and "+ -20" as nonsense: the
+    total is said once; only a kitty bonus or a penalty brings the sum that makes it,
+    each term once with its sign; a sum below zero says why the total is 0."""
+    from bot.render.table import result_points
+
+    def plain(html: str) -> str:
+        return re.sub("<[^>]+>", "", html)
+
+    assert plain(result_points(65, 0, 0, 65, "zh")) == "闲家得分：65"
+    assert plain(result_points(20, 40, 0, 60, "en")) == (
+        "Attackers' points: 20 in tricks + 40 kitty bonus = 60"
+    )
+    assert plain(result_points(30, 0, -20, 10, "en")) == (
+        "Attackers' points: 30 in tricks \u2212 20 throw penalty = 10"
+    )
+    assert plain(result_points(0, 0, -20, 0, "zh")) == (
+        "闲家得分：牌分 0 \u2212 甩牌罚分 20，不计负分 = 0"
+    )
+    assert plain(result_points(40, 0, 20, 60, "zh")) == "闲家得分：牌分 40 + 甩牌罚分 20 = 60"
+    for lang in ("zh", "en"):
+        assert "-" not in result_points(0, 0, -20, 0, lang)
+
+
+def test_the_lobby_names_each_computer_as_the_table_does():
+    """Issue 36: the lobby listed "🤖 电脑" three times where the table says 电脑2/3/4."""
+    rec = record()
+    for i in (1, 2, 3):
+        rec.seats[i] = Seat(computer=True, name=t("zh", "computer_name"))
+    text = lobby(rec, "bot").text
+    for i in (1, 2, 3):
+        assert f"{i + 1}. {t(rec.lang, 'computer_seat', n=i + 1)}" in text

@@ -87,8 +87,15 @@ async def test_help_start_and_rules_in_a_dm_and_a_pointer_for_anything_else(tmp_
             assert "Shengji rules" in world.last_message(ann, from_bot=True).text
             await ann.send("/rules throws")
             assert "Throws" in world.last_message(ann, from_bot=True).text
+            # RULES 7 (反主反打): in hand 1 the overturner, not the first declarer, is dealer
+            await ann.send("/rules declaring")
+            declaring = world.last_message(ann, from_bot=True).text
+            assert "then the overturner is dealer" in declaring, declaring
+            assert "In the first hand the overturner becomes dealer" in declaring, declaring
             await li.start_bot()
             assert "怎么玩" in world.last_message(li, from_bot=True).text
+            await li.send("/rules 反主")
+            assert "反主的人坐庄（反主反打）" in world.last_message(li, from_bot=True).text
             await li.send("/help")
             assert (
                 f"shengji-bot {__version__}，自由软件" in world.last_message(li, from_bot=True).text

@@ -15,7 +15,7 @@ from bot.fake_telegram import FakeTelegram
 from bot.i18n import t
 from bot.render.cards import cards_label
 from bot.render.names import isolate
-from bot.render.table import signed
+from bot.render.table import result_points, signed
 from engine.records import failed_throw_penalty
 from tests.e2e.harness import (
     buttons,
@@ -269,14 +269,8 @@ async def test_four_people_play_a_whole_hand_through_their_dms(tmp_path):
             result = world.last_message(group, from_bot=True)
             for line in (
                 t("en", "result.kitty", cards=cards_label(r.kitty, "en"), points=r.kitty_points),
-                t(
-                    "en",
-                    "result.points",
-                    tricks=r.trick_points,
-                    bonus=r.kitty_bonus,
-                    penalty=r.penalty,
-                    total=r.attackers_points,
-                ),
+                # one amount: the sum that makes it, each term once with its own sign
+                result_points(r.trick_points, r.kitty_bonus, r.penalty, r.attackers_points, "en"),
                 t("en", "result.next_dealer", name=name(r.next_dealer)),
             ):
                 assert plain(line) in result.text

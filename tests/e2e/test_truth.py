@@ -34,7 +34,7 @@ PACED = dict(
 EVERY_HAND = {
     "header",
     "table.dealing",
-    "dm.window",
+    "dm.window.first",
     "dm.window_waiting",
     "dm.clock.window",
     "dm.burying",

@@ -36,9 +36,12 @@ KEYS = (
     "dm.your_turn.one_tap",
     "dm.bury",
     "dm.chaodi",
+    "dm.chaodi.none",
     "dm.can_show",
     "dm.window",
+    "dm.window.first",
     "dm.window_waiting",
+    "dm.prompt.context",
     "table.dealing",
     "dm.burying",
     "table.chaodi",
@@ -64,6 +67,7 @@ TURN_PROMPTS = {
     "dm.your_turn.one_tap",
     "dm.bury",
     "dm.chaodi",
+    "dm.chaodi.none",
 }
 
 
@@ -223,11 +227,21 @@ class TruthWatch:
             ok = phase == "burying" and int(v["n"]) == len(selection)
             return None if ok else "not burying"
         if key == "dm.chaodi":
-            return None if phase == "chaodi" else "not 炒底"
+            return None if phase == "chaodi" and view.show_options else "not 炒底 with a show"
+        if key == "dm.chaodi.none":  # said to this seat alone: it holds nothing to show
+            return None if phase == "chaodi" and not view.show_options else "a show is possible"
+        if key == "dm.prompt.context":
+            said = (v["level"], _plain(v["trump"]))
+            truth = (rank_label(hand.level), _plain(trump_label(view, lang)))
+            return None if said == truth else f"level and trump are {truth}"
         if key == "dm.can_show":
             return None if phase == "dealing" and view.show_options else "no show option now"
-        if key == "dm.window":
-            return None if phase == "after_deal" and view.can_pass else "no window open to it"
+        if key in ("dm.window", "dm.window.first"):
+            if not (phase == "after_deal" and view.can_pass):
+                return "no window open to it"
+            # hand 1's window: an overturner becomes the dealer (RULES 7)
+            first = hand.hand_number == 1
+            return None if (key == "dm.window.first") == first else "not this hand's window"
         if key == "dm.window_waiting":
             return None if phase == "after_deal" and not view.can_pass else "not waiting"
         if key == "table.dealing":
@@ -289,7 +303,8 @@ class TruthWatch:
             deadline = game.turn_deadline
             if not my_turn or deadline is None:
                 return "no turn clock runs for the reader"
-            until = time.strftime("%H:%M:%S", time.gmtime(deadline[2]))
+            # the date_time entity's text (each client shows the moment in its own zone)
+            until = time.strftime("%H:%M:%S", time.gmtime(deadline[2])) + " UTC"
             if v["until"] != until:
                 return f"until {until}"
             return None if (key == "dm.clock.warning") == game.warned else "the warning"

@@ -33,6 +33,7 @@ from engine.tricks import (
     ruff_top,
     throw_beater,
     trick_winner,
+    unfollowable_reason,
 )
 from engine.units import pair_ids, shape_names
 from tests.engine.helpers import case_ctx, ctx_of, load_cases
@@ -674,3 +675,39 @@ def test_followable_is_exactly_the_cards_of_some_legal_follow(deal, seed):
         if is_legal_follow(ctx, lead, hand, play):
             legal.update(play)
     assert followable(ctx, lead, hand) == legal
+
+
+def test_an_unfollowable_card_says_why_as_a_play_holding_it_is_refused():
+    """Issue 36: the Mini App answers a tap on a card it dims with the rule that leaves the
+    card out: the led suit while the hand has it; the pair (tractor) the lead asks for."""
+    lead = parse_cards("5H 5H")
+    hand = parse_cards("9H 9H 3H 4S")
+    assert unfollowable_reason(L2S, lead, hand, parse_cards("4S")[0]) == MUST_FOLLOW_SUIT
+    assert unfollowable_reason(L2S, lead, hand, parse_cards("3H")[0]) == MUST_PLAY_PAIR
+    tractor = parse_cards("5H 5H 6H 6H")
+    hand = parse_cards("9H 9H 10H 10H KH KH 3H 4S")
+    assert unfollowable_reason(L2S, tractor, hand, parse_cards("KH")[0]) == MUST_PLAY_TRACTOR
+
+
+@settings(max_examples=200, deadline=None)
+@given(deals(), st.integers(0, 2**32))
+def test_the_reason_of_an_unfollowable_card_is_one_a_play_holding_it_is_refused_with(deal, seed):
+    """Every follow holding a card :func:`followable` leaves out is refused, and the reason
+    :func:`unfollowable_reason` gives is the one at least one such follow is refused with."""
+    ctx, hands = deal
+    rng = random.Random(seed)
+    lead = some_lead(ctx, hands[0], rng)
+    rest = [c for h in hands[1:] for c in h]
+    hand = rng.sample(rest, min(len(rest), len(lead) + rng.randint(0, 5)))
+    if len(hand) < len(lead):
+        return
+    for card in set(hand) - followable(ctx, lead, hand):
+        reasons = set()
+        for chosen in itertools.combinations(range(len(hand)), len(lead)):
+            play = [hand[i] for i in chosen]
+            if card not in play:
+                continue
+            with pytest.raises(IllegalAction) as refused:
+                check_follow(ctx, lead, hand, play)
+            reasons.add(refused.value.reason)
+        assert unfollowable_reason(ctx, lead, hand, card) in reasons, (card, reasons)

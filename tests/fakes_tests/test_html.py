@@ -64,3 +64,22 @@ def test_malformed_html_is_rejected_like_telegram(source: str, reason: str) -> N
         parse_html(source)
     assert caught.value.code == 400
     assert caught.value.description == f"Bad Request: can't parse entities: {reason}"
+
+
+def test_tg_time_is_a_date_time_entity_and_a_bad_one_is_refused():
+    """<tg-time> (Bot API 9.5) as Telegram parses it: a date_time entity with its Unix time
+    and format; a missing time or an unknown format is refused like Telegram refuses it."""
+    text, entities = parse_html('<tg-time unix="1700000000" format="wDT">Tue</tg-time>!')
+    assert text == "Tue!"
+    assert entities == [
+        {
+            "type": "date_time",
+            "unix_time": 1700000000,
+            "date_time_format": "wDT",
+            "offset": 0,
+            "length": 3,
+        }
+    ]
+    for bad in ('<tg-time format="T">x</tg-time>', '<tg-time unix="1" format="Tx">x</tg-time>'):
+        with pytest.raises(ApiError):
+            parse_html(bad)

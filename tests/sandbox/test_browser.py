@@ -87,8 +87,9 @@ def take_turn(page: Page, deadline: float, on_selected=None) -> list[str]:  # no
             expect(page.locator("#pane-private .toast, #alert:not([hidden])").first).to_be_visible()
             if old_message_dismissed(page) or not shows_selection(hand):
                 continue  # the tap met the message being edited ("out of date"): look again
+            # each card as the text says it (a red suit's button has its suit as text)
             selected = [
-                b.removeprefix("✓")
+                re.sub("([♥♦])(?!\ufe0f)", "\\1\ufe0f", b.removeprefix("✓"))
                 for b in hand.locator("button").all_inner_texts()
                 if b.startswith("✓")
             ]
@@ -278,3 +279,59 @@ def test_on_a_phone_no_button_label_is_cut(tmp_path: Path, browser: Browser) -> 
         assert max(measured) >= 10, measured  # card keyboards were measured
         assert not cut, cut
         assert not page.evaluate(_CUT_IN_ROWS, widest_rows())
+
+
+_LAST_LINES = """() => [...document.querySelectorAll(".welcome p")].map((p) => {
+  const range = document.createRange();
+  range.selectNodeContents(p);
+  const lines = new Map();  // each line's width, by its top
+  for (const r of range.getClientRects()) lines.set(Math.round(r.top), (lines.get(Math.round(r.top)) || 0) + r.width);
+  const widths = [...lines.values()];
+  return [p.textContent, widths.length, widths[widths.length - 1] / Math.max(...widths)];
+})"""
+
+
+def test_at_320_px_the_header_keeps_both_languages_and_no_word_is_left_alone(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """Issue 36: at 320 px the header clipped the EN button and the welcome left "局。"
+    alone on its last line. Both languages' buttons are whole inside the screen, and no
+    line of the welcome is less than a third as long as its longest, in English and Chinese."""
+    with (
+        sandbox_process(tmp_path, **QUICK) as address,
+        phone_page(browser, address, width=320, height=568) as page,
+    ):
+        for lang in ("zh", "en"):
+            page.locator(f".langs button[data-lang={lang}]").click()
+            expect(page.locator(f".langs button[data-lang={lang}]")).to_have_class(re.compile("on"))
+            for button in page.locator(".langs button").all():
+                box = button.bounding_box()
+                assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 320, box
+            for text, lines, last in page.evaluate(_LAST_LINES):
+                assert lines == 1 or last > 1 / 3, (lang, text, lines, last)
+            screenshot(page, f"sandbox-320-{lang}.png")
+
+
+def test_a_dms_deadline_shows_in_the_readers_own_time_zone(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """Issue 36: the DM said "until 03:22:12 UTC" to players on UTC+8. Its deadline is a
+    date_time entity now, and the sandbox (as a Telegram client) shows it in the browser's
+    zone: a reader in Shanghai reads the hour eight hours after UTC's."""
+    window = {**QUICK, "OVERTURN_WINDOW_SECONDS": "60"}
+    with sandbox_process(tmp_path, **window) as address:
+        page = browser.new_page(
+            viewport={"width": 360, "height": 640}, locale="en-GB", timezone_id="Asia/Shanghai"
+        )
+        try:
+            page.goto(address + "?lang=en")
+            expect(page.locator("body")).to_have_attribute("data-ready", "1")
+            quick_start_in_private_chat(page)
+            shown = page.locator("#messages-private .msg time.dt").last
+            expect(shown).to_be_visible(timeout=20_000)
+            unix = int(shown.get_attribute("data-unix") or 0)
+            local = time.strftime("%H:%M:%S", time.gmtime(unix + 8 * 3600))
+            expect(shown).to_have_text(local)  # en-GB: 24-hour clock, with seconds
+            assert "UTC" not in shown.inner_text()
+        finally:
+            page.close()

@@ -76,6 +76,8 @@ def low_singles(hand: Locator, text: str) -> list[str]:
     level = re.search(r"Level (\S+)", text)
     labels = [b.strip() for b in hand.locator("button").all_inner_texts()]
     cards = [m for b in labels if (m := re.fullmatch(r"([♠♥♣♦])️?(\w+)", b))]
+    # each card's label as its button shows it (a red suit's as text, on a red button)
+    shown = {(m.group(1), m.group(2)): m.group(0) for m in cards}
     for suit in "♠♥♣♦":
         if trump and trump.group(1).startswith(suit):
             continue
@@ -83,7 +85,7 @@ def low_singles(hand: Locator, text: str) -> list[str]:
         ranks = [r for r in ranks if not level or r != level.group(1)]
         singles = sorted((r for r in set(ranks) if ranks.count(r) == 1), key=RANKS.__getitem__)
         if len(singles) >= 2 and singles[0] != "A":
-            return [f"{suit}️{r}" for r in singles[:2]]
+            return [shown[suit, r] for r in singles[:2]]
     return []
 
 
@@ -123,7 +125,7 @@ def play_the_hand(page: Page, deadline: float) -> set[str]:
             shot("deal")
             if declare():
                 before = text
-        elif plain("dm.window") in text and hand.get_by_role("button", name="Pass").count():
+        elif plain("dm.window.first") in text and hand.get_by_role("button", name="Pass").count():
             if declare():  # the deal ended before our tap reached the bot
                 before = text
                 continue

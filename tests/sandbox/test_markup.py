@@ -50,3 +50,15 @@ def test_commands_and_deep_links_in_plain_text_are_tappable_but_not_in_code():
     assert rendered("open https://t.me/Bot?start=j1_0") == (
         'open <a class="link" href="https://t.me/Bot?start=j1_0">https://t.me/Bot?start=j1_0</a>'
     )
+
+
+def test_a_date_time_entity_is_drawn_for_the_browser_to_show_in_its_own_time_zone():
+    """Issue 36: the DM's deadlines are the Bot API's date_time entities; the sandbox draws
+    one as a <time> the page fills in the browser's zone, its UTC text kept for no script."""
+    text, entities = parse_html(
+        'until <tg-time unix="1700000000" format="T">22:13:20 UTC</tg-time>'
+    )
+    assert text == "until 22:13:20 UTC"
+    assert to_html(text, entities) == (
+        'until <time class="dt" data-unix="1700000000" data-format="T">22:13:20 UTC</time>'
+    )

@@ -103,7 +103,7 @@ LAYOUT = r"""() => {
   }
   const texts = [...document.querySelectorAll(
     "#banner, #info, #clock, #sound, #points .pts, #points .ctx, .tag, .play .fan, .play .mark, " +
-    ".play .tried, .play .attempt, #status, #shows > *, #prompt, #asks .ask, #asks button, " +
+    ".play .tried, .play .attempt, .play .beaten, .play .beater, #status, #shows > *, #prompt, #asks .ask, #asks button, " +
     "#tools button, #hand .label")].filter((el) => shown(el) && !el.closest("#result[hidden]"));
   for (let i = 0; i < texts.length; i++) {
     for (let j = i + 1; j < texts.length; j++) {
@@ -135,6 +135,37 @@ LAYOUT = r"""() => {
         range.setStart(node, word.index);
         range.setEnd(node, word.index + word[0].length);
         if (range.getClientRects().length > 1) out.push(`"${word[0]}" is broken over two lines`);
+      }
+    }
+  }
+  // a part of the header or of what the points mean that starts a line shows no "·" before
+  // it: the strip its separator takes is clipped away (nothing there answers a tap either)
+  for (const part of document.querySelectorAll("#info > span, #points .ctx > span")) {
+    const r = box(part);
+    if (!shown(part)) continue;
+    const first = ![...part.parentElement.children].some((o) => o !== part && shown(o) &&
+      Math.abs(box(o).top - r.top) < 2 && box(o).left < r.left);
+    const sep = parseFloat(getComputedStyle(part, "::before").width) || 0;
+    const at = document.elementFromPoint(r.left + sep / 2, r.top + r.height / 2);
+    if (first && sep && part.contains(at)) out.push(`"${part.textContent}" starts a line with its "·"`);
+  }
+  // a selected card (raised) never covers the cards of the row above
+  const rows = [...document.querySelectorAll("#hand .row")];
+  for (let k = 1; k < rows.length; k++) {
+    const above = Math.max(...[...rows[k - 1].querySelectorAll(".c:not(.sel)")].map((c) => box(c).bottom));
+    for (const c of rows[k].querySelectorAll(".c.sel"))
+      if (box(c).top < above - 0.5) out.push(`the raised ${c.title} covers the row above`);
+  }
+  // "赢得本轮（10分）", "won (10 points)": a bracket is never broken over two lines
+  for (const mark of document.querySelectorAll(".play .mark")) {
+    const texts = document.createTreeWalker(mark, NodeFilter.SHOW_TEXT);
+    for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+      for (const part of node.textContent.matchAll(/[（(][^）)]*[）)]/g)) {
+        const range = document.createRange();
+        range.setStart(node, part.index);
+        range.setEnd(node, part.index + part[0].length);
+        const lines = new Set([...range.getClientRects()].map((q) => Math.round(q.top)));
+        if (lines.size > 1) out.push(`"${part[0]}" is broken over two lines`);
       }
     }
   }
@@ -293,6 +324,9 @@ class Table:
             self.other.wait_for_timeout(30)
         for page, name in ((self.app, self.names[0]), (self.other, self.names[1])):
             readable(page, f"{name} {phase}")
+            # the level this hand is played at (打N), in the header as the DM says it
+            level = view_of(page)["level"]
+            expect(page.locator("#info")).to_contain_text(self.T("webapp.level", level=level))
             if shot and not self.did[f"shot {name} {phase}"]:
                 path = ARTIFACTS / f"miniapp-{self.lang}-{name}-{phase}.png"
                 page.screenshot(path=str(path))
@@ -331,6 +365,10 @@ class Table:
                 expect(app.locator("#asks .ask")).to_contain_text(
                     re.sub("<[^>]+>", "", self.T("webapp.ask.pass"))
                 )
+                if view["shows"]:  # hand 1: overturning makes you the dealer (反主反打)
+                    order = " > ".join("♠♥♣♦"[s] for s in RuleSet().overturn_suit_order)
+                    first = self.T("webapp.ask.overturn.first", order=order)
+                    expect(app.locator("#asks .ask")).to_contain_text(re.sub("<[^>]+>", "", first))
             except AssertionError:
                 if view_of(app)["version"] != view["version"]:
                     return True  # the window closed while the pages were checked
@@ -343,6 +381,9 @@ class Table:
         if not (me["my_turn"] and view["phase"] in ("burying", "playing")):
             return False
         if view["phase"] == "burying":
+            # the bury's own prompt, not the answer to the pass that closed the window
+            expect(app.locator("#prompt")).to_contain_text(self.T("webapp.your_bury"))
+            expect(app.locator("#prompt")).not_to_have_text(self.T("ack.pass"))
             self.check("bury")
             app.locator(SECOND).click()
             expect(app.locator("#hand .c.sel")).to_have_count(8)
@@ -358,10 +399,21 @@ class Table:
         following = bool(view["trick"] and view["trick"]["plays"])
         wait_js(app, "!state.hold")  # the trick just won gives way to the lead
         self.check("follow" if following else "lead")
+        if not following:  # her own lead: her turn, never "waiting for" herself
+            expect(app.locator("#status")).to_have_text(self.T("webapp.your_turn"))
         if following:
             dimmed, unplayable = app.evaluate(DIMMED)
             assert dimmed == unplayable, (dimmed, unplayable)
             self.did["dimmed"] += bool(dimmed)
+            if dimmed and not self.did["refused"]:
+                # a tap on a card she cannot play says why: the engine's reason (须跟♦)
+                card = dimmed[0]
+                pos = app.locator(f"#hand .c.dim[data-id='{card}']").first.get_attribute("data-pos")
+                assert pos is not None
+                tap_card(app, int(pos))
+                reason = view_of(app)["me"]["refusals"][str(card)]
+                expect(app.locator("#prompt.alert")).to_have_text(reason)
+                self.did["refused"] += 1
         self.counts_shown()
         app.locator(SECOND).click()
         expect(app.locator(f"{MAIN}[data-active='1']")).to_be_visible()
@@ -371,6 +423,8 @@ class Table:
             self.last_trick()
         press_main(app)
         expect(app.locator("#hand .c.sel")).to_have_count(0)
+        # no refusal outlives the play it was about
+        expect(app.locator("#prompt.alert")).to_have_count(0)
         self.did["play"] += 1
         return True
 
@@ -385,6 +439,16 @@ class Table:
             expect(old.locator(SECOND)).to_have_count(0)
             expect(old.locator(MAIN)).to_be_visible()
             readable(old, "Bot API 7.0 lead")
+        # a lead of two suit classes: Play waits, the prompt says why (the bot would refuse it)
+        classes = me["classes"]
+        mixed = [0, next(i for i, k in enumerate(classes) if k != classes[0])]
+        for pos in mixed:
+            tap_card(app, pos)
+        expect(app.locator("#prompt.alert")).to_have_text(self.T("webapp.mixed_lead"))
+        assert main_button(app) == (self.T("btn.play.n", n=2), False)
+        for pos in mixed:
+            tap_card(app, pos)
+        expect(app.locator("#hand .c.sel")).to_have_count(0)
         cards = failing_throw(me["groups"])
         taken: set[int] = set()
         for card in cards:
@@ -397,10 +461,28 @@ class Table:
         mine = app.locator(".seat[data-pos=bottom] .play")
         expect(mine.locator(".tried")).to_have_text(self.T("webapp.failed_throw"))
         expect(mine.locator(".attempt .c")).to_have_count(2)
+        # whose cards beat it (RULES 13), under what was tried, and no "winning" above it
+        play = view_of(app)["trick"]["plays"][0]
+        by = re.sub("<[^>]+>", "", view_of(app)["seats"][play["beaten_by_seat"]]["name"])
+        expect(mine.locator(".beaten")).to_have_text(self.T("webapp.beaten_by", name=by))
+        expect(mine.locator(".beater .c")).to_have_count(len(play["beaten_by"]))
+        # at one moment (the table redraws as the others play): a mark is above the tried
+        above = app.evaluate(
+            """() => { const play = document.querySelector(".seat[data-pos=bottom] .play");
+              const mark = play && play.querySelector(".mark"), tried = play && play.querySelector(".tried");
+              return !mark || !tried || mark.getBoundingClientRect().top < tried.getBoundingClientRect().top; }"""
+        )
+        assert above, "a mark under the failed throw's tried cards"
         for tried in mine.locator(".attempt .c").all():  # what was tried never looks winning
             # (a retrying assertion: the table may be redrawn while it is read)
             expect(tried).to_have_css("box-shadow", "none")
-        expect(app.locator("#points")).to_contain_text(self.T("webapp.penalty", n="")[:-1])
+        # one amount, the penalty explained in it: "0 (20 in tricks, −20 throw penalty)"
+        points = view_of(app)["points"]
+        assert points["penalty"] and "-" not in points["penalty_line"], points
+        expect(app.locator("#points .pen")).to_have_text(points["penalty_line"])
+        expect(app.locator("#points .pts")).to_have_text(
+            self.T("webapp.points", team=points["team_name"], points=points["points"])
+        )
         self.check("failed-throw")
         self.did["throw"] += 1
         self.did["play"] += 1
@@ -541,6 +623,11 @@ class Table:
         expect(app.locator("#result .next")).to_contain_text(name)
         assert main_button(app) == (self.T("btn.next_hand"), True)
         assert not app.evaluate("Telegram.WebApp.isClosingConfirmationEnabled")
+        # the score said once: no live hint ("80 takes over …") left under it
+        for page in (self.app, self.other):
+            expect(page.locator("#points .ctx")).to_have_count(0)
+            # the kitty's suits as text, drawn in the theme's colours (no black emoji ♠)
+            assert "\ufe0f" not in page.locator("#result").inner_text()
         self.check("result")
 
     def next_hand(self) -> None:
@@ -589,8 +676,10 @@ class Table:
         # the answer to her pass of the last window is gone: the prompt is this window's
         expect(app.locator("#prompt")).not_to_have_text(self.T("ack.pass"))
         expect(app.locator("#clock")).to_be_visible()
-        assert main_button(app) == (self.T("btn.pass"), True)
-        ask = re.sub("<[^>]+>", "", self.T("webapp.ask.chaodi"))
+        # 炒底's pass is 不炒 ("Don't overturn"), and the ask names the suit order of pairs
+        assert main_button(app) == (self.T("btn.pass.chaodi"), True)
+        order = " > ".join("♠♥♣♦"[s] for s in RuleSet().overturn_suit_order)
+        ask = re.sub("<[^>]+>", "", self.T("webapp.ask.chaodi", order=order))
         expect(app.locator("#asks .ask")).to_contain_text(ask)
         assert app.evaluate("Telegram.WebApp.isClosingConfirmationEnabled")
         seat = view_of(app)["me"]["seat"]

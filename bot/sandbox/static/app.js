@@ -124,6 +124,22 @@ function timeOf(date) {
   return d.toTimeString().slice(0, 5);
 }
 
+// a date_time entity, as a Telegram client shows it: in the reader's own time zone, in the
+// entity's format (t/T: the time, short or with seconds; d/D: the date; w: the weekday)
+function localTime(el) {
+  const when = new Date(Number(el.dataset.unix) * 1000);
+  const format = el.dataset.format || "";
+  if (!format) return; // no format: the text as sent
+  el.dateTime = when.toISOString();
+  const parts = [];
+  if (format.includes("w")) parts.push(when.toLocaleDateString(undefined, { weekday: "short" }));
+  if (/[dD]/.test(format)) parts.push(when.toLocaleDateString(undefined, format.includes("D") ? { dateStyle: "long" } : { dateStyle: "short" }));
+  if (/[tT]/.test(format)) parts.push(when.toLocaleTimeString(undefined, format.includes("T") ? { timeStyle: "medium" } : { timeStyle: "short" }));
+  if (format === "r") parts.push(new Intl.RelativeTimeFormat(undefined, { numeric: "auto" }).format(Math.round((when - Date.now()) / 60000), "minute"));
+  el.textContent = parts.join(" ");
+  el.title = when.toString();
+}
+
 function fillMeta(el) {
   el.textContent = (el.dataset.edited === "1" ? tr("edited") + " " : "") + el.dataset.time;
 }
@@ -219,6 +235,7 @@ function buildMessage(m) {
   const body = document.createElement("span");
   body.className = "text";
   body.innerHTML = m.html || "";  // safe: escaped and tag-limited by the server
+  for (const t of body.querySelectorAll("time.dt")) localTime(t);
   bubble.append(body);
   const meta = document.createElement("span");
   meta.className = "meta";
@@ -242,6 +259,7 @@ function buildKeyboard(m) {
       const btn = document.createElement("button");
       btn.type = "button";
       btn.textContent = b.text;
+      if (b.style) btn.classList.add(`style-${b.style}`); // the button's colour (Bot API style)
       if (b.web_app) {
         btn.classList.add("web-app");
         btn.addEventListener("click", () => openMiniApp(b)); // miniapp.js

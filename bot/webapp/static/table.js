@@ -385,6 +385,7 @@ function renderBar(v) {
   const parts = [
     `<b>${T("webapp.hand", { n: v.hand_no })}</b>`,
     T("webapp.trump", { trump: `<span class="trump${/[♥♦]/.test(trump) ? " red" : ""}">${trump}</span>` }),
+    `<b class="playing">${T("webapp.level", { level: v.level })}</b>`, // 打N: the level this hand is played at
   ];
   // both teams' levels (seats 0 and 1 are one of each team); after the hand, the new ones
   const levels = ((v.result && v.result.levels) || v.levels || []).map((level, team) =>
@@ -406,18 +407,20 @@ function renderPoints(v) {
   pts.className = "pts";
   pts.textContent = T("webapp.points", { team: p.team_name, points: p.points });
   box.append(pts);
-  if (p.penalty) {
+  if (p.penalty_line) { // the total explained: its trick points and the penalty in it
     const pen = document.createElement("span");
     pen.className = "pen";
-    pen.textContent = T("webapp.penalty", { n: p.penalty });
+    pen.textContent = p.penalty_line;
     box.append(pen);
   }
-  if (p.context && p.context.length) { // what the total means: the take-over, what changes next and where
+  // what the total means (the take-over, what changes next and where) while the hand is
+  // played; once it is over, the result says it
+  if (p.context && p.context.length && v.phase === "playing") {
     const ctx = document.createElement("span");
     ctx.className = "ctx";
     p.context.forEach((phrase, i) => { // a narrow screen breaks the line between phrases, not inside one
       const part = document.createElement("span");
-      part.textContent = i ? `· ${phrase}` : phrase;
+      part.textContent = phrase; // its "·" is the style's (no line starts with it)
       ctx.append(part);
     });
     box.append(ctx);
@@ -442,22 +445,38 @@ function playEl(v, play, trick, mode, width) {
   if (best) box.classList.add("best", done ? "won" : "leading");
   const cw = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--pw")) || 26;
   box.append(fanEl(play.cards, width, cw));
-  if (play.attempted) { // a failed throw: what was tried, never marked as winning
-    const tried = document.createElement("div");
-    tried.className = "tried";
-    tried.textContent = T("webapp.failed_throw");
-    const attempt = cardsEl(play.attempted, true);
-    attempt.classList.add("attempt");
-    box.append(tried, attempt);
-  }
   const words = [];
   if (play.ruff) words.push(T("webapp.ruff"));
   if (best) words.push(done ? T("webapp.won", { points: trick.points }) : T("webapp.best"));
-  if (words.length) {
+  if (words.length) { // right under the cards it is about, each phrase whole on a narrow screen
     const mark = document.createElement("div");
     mark.className = "mark";
-    mark.textContent = words.join(" · ");
+    words.forEach((word, i) => {
+      const part = document.createElement("span");
+      part.textContent = word;
+      if (i) mark.append(" · ");
+      mark.append(part);
+    });
     box.append(mark);
+  }
+  if (play.attempted) { // a failed throw: what was tried, never marked as winning
+    // each on one line, its words before its cards: what was tried, what beat it
+    const line = (words, cls, cards, cardsCls) => {
+      const row = document.createElement("div");
+      row.className = "failed";
+      const text = document.createElement("span");
+      text.className = cls;
+      text.textContent = words;
+      const shown = cardsEl(cards, true);
+      shown.classList.add(cardsCls);
+      row.append(text, shown);
+      box.append(row);
+    };
+    line(T("webapp.failed_throw"), "tried", play.attempted, "attempt");
+    if (play.beaten_by && play.beaten_by.length && play.beaten_by_seat != null) {
+      // who showed what beat it (RULES 13), as the group's table says it
+      line(T("webapp.beaten_by", { name: nameText(play.beaten_by_seat) }), "beaten", play.beaten_by, "beater");
+    }
   }
   return box;
 }
@@ -521,7 +540,7 @@ function renderMiddle(v, shown) {
   else if (shown.mode === "won" && shown.trick.winner != null && v.phase === "playing") {
     status.className = "won"; // the winner's play says it: won (N points)
   } else if (v.phase === "playing" && turn != null) text = T("webapp.waiting", { name: nameOf(turn) });
-  if (v.me && v.me.my_turn && shown.mode === "live") text = T("webapp.your_turn");
+  if (v.me && v.me.my_turn && v.phase === "playing" && shown.mode !== "last") text = T("webapp.your_turn");
   if (v.me && v.me.my_turn && v.phase === "burying") text = T("webapp.your_bury");
   status.innerHTML = text;
   const shows = $("shows");
@@ -809,6 +828,7 @@ function renderPrompt(v) {
   const p = $("prompt");
   if (!v || !v.me) return;
   const me = v.me;
+  if (state.note && !current(state.note, v)) state.note = null;
   const note = state.note;
   p.className = "";
   if (note) {
@@ -828,6 +848,7 @@ function renderPrompt(v) {
   else if (v.phase === "burying" && me.my_turn) text = `${T("webapp.your_bury")} · ${T("webapp.selected", { k })}`;
   else if (v.phase === "playing" && me.my_turn) {
     text = me.needed ? T("webapp.need", { n: me.needed, k }) : `${T("webapp.lead")} · ${T("webapp.selected", { k })}`;
+    if (mixedLead(me)) { p.classList.add("alert"); text = T("webapp.mixed_lead"); }
   } else if (v.phase === "after_deal" && !me.can_pass && !me.shows.length) text = T("webapp.window_waiting");
   p.innerHTML = text;
 }
@@ -857,13 +878,23 @@ function renderAsks(v, me) {
   box.hidden = false;
   const ask = document.createElement("div");
   ask.className = "ask";
-  ask.innerHTML = T(key) + (me.can_pass ? ` ${T("webapp.ask.pass")}` : "");
+  const chaodi = v.phase === "chaodi";
+  // hand 1's overturner becomes the dealer (RULES 7, 反主反打); later hands' keeps the dealer
+  const first = key === "webapp.ask.overturn" && v.hand_no === 1 ? ".first" : "";
+  let text = T(key + first, { order: v.overturn_order });
+  // to this seat only (its own page): it holds nothing that could overturn; the table waits
+  // for its answer as for anyone's, so nobody else can tell
+  if (chaodi && !me.shows.length) text += ` ${T("webapp.ask.chaodi.none")}`;
+  if (me.can_pass) text += ` ${T(chaodi ? "webapp.ask.pass.chaodi" : "webapp.ask.pass")}`;
+  ask.innerHTML = text;
   box.append(ask);
   const choices = document.createElement("div");
   choices.className = "choices";
   for (const option of me.shows.slice(0, 4)) {
     const label = `${option.label} ${option.shown.map((c) => c.joker ? c.r : c.s + c.r).join(" ")}`;
-    choices.append(button(label, () => act("show", { cards: option.cards }), false, "show"));
+    const b = button(label, () => act("show", { cards: option.cards }), false, "show");
+    if (option.shown.every((c) => c.red && !c.joker)) b.classList.add("red"); // 亮主 ♥4 reads red
+    choices.append(b);
   }
   if (me.can_redeal) choices.append(button(T("btn.redeal"), () => act("redeal"), true, "redeal"));
   if (choices.childElementCount) box.append(choices);
@@ -949,10 +980,23 @@ function primaryOf(v) {
     const need = v.phase === "burying" ? 8 : me.needed;
     const text = v.phase === "burying" ? T("btn.bury", { n: k })
       : need ? T("btn.play.count", { n: k, need }) : T("btn.play.n", { n: k });
-    return { text, active: k > 0 && (!need || k === need), run: () => play() };
+    const mixed = v.phase === "playing" && mixedLead(me);
+    return { text, active: k > 0 && (!need || k === need) && !mixed, run: () => play() };
   }
-  if (me.can_pass) return { text: T("btn.pass"), active: true, run: () => act("pass") };
+  if (me.can_pass) return { text: T(passKey(v)), active: true, run: () => act("pass") };
   return null;
+}
+
+// 炒底's pass is "don't overturn" (不炒), the windows' "pass" (不亮)
+function passKey(v) {
+  return v.phase === "chaodi" ? "btn.pass.chaodi" : "btn.pass";
+}
+
+// a lead's selection of several suit classes (trumps count as one): the bot refuses it
+// (RULES 8), so Play waits and the prompt says why
+function mixedLead(me) {
+  if (me.needed || !me.classes) return false;
+  return new Set(state.sel.map((i) => me.classes[i])).size > 1;
 }
 
 function secondaryOf(v) {
@@ -1026,7 +1070,7 @@ function toggle(pos) {
   const id = v.me.hand[pos];
   if (v.me.playable && !v.me.playable.includes(id) && !state.sel.includes(pos)) {
     haptic("error");
-    note(T("webapp.cannot_play"), true);
+    note((v.me.refusals && v.me.refusals[id]) || T("webapp.cannot_play"), true);
     return;
   }
   const i = state.sel.indexOf(pos);
@@ -1066,13 +1110,16 @@ async function act(action, extra) {
     if (answer.alert) haptic("error");
     else if (action === "play") haptic("medium");
     const hinted = action === "hint" && answer.view.me && answer.view.me.hint;
-    if (answer.text && answer.alert) note(answer.text, true);
-    else if (answer.text && action === "hint" && !hinted) note(answer.text, false); // thinking
-    else if (answer.text && !["hint", "play"].includes(action)) note(answer.text, false);
     state.busy = false;
     // a Hint answered before its search ended changed nothing yet: its view may even be
     // older than one the stream brought meanwhile (with the suggestion), so it is not shown
     if (action !== "hint" || hinted) show(answer.view);
+    // the answer, for the moment it answers: once the table moved on to another phase
+    // (the last pass closed the window, the bury began the play) the prompt asks that
+    const moved = answer.view.phase !== v.phase;
+    if (answer.text && answer.alert) note(answer.text, true);
+    else if (answer.text && action === "hint" && !hinted) note(answer.text, false); // thinking
+    else if (answer.text && !moved && !["hint", "play"].includes(action)) note(answer.text, false);
     if (hinted) {
       state.sel = positions(answer.view.me.hand, answer.view.me.selection);
       render();
@@ -1083,10 +1130,21 @@ async function act(action, extra) {
   }
 }
 
-// an answer, in the prompt's place above the hand: it covers no card and no seat
+// an answer, in the prompt's place above the hand: it covers no card and no seat; it
+// belongs to the moment it answers (the table's phase and version then)
 function note(text, alert) {
-  state.note = { text, alert, until: performance.now() + (alert ? 3000 : 1500) };
-  if (state.view) renderPrompt(state.view);
+  const v = state.view;
+  state.note = { text, alert, until: performance.now() + (alert ? 3000 : 1500),
+    phase: v && v.phase, version: v && v.version, turn: !!(v && v.me && v.me.my_turn) };
+  if (v) renderPrompt(v);
+}
+
+// whether an answer still speaks of the table as it is: the same phase, and not a turn of
+// yours begun since; a refusal (it was about the cards then) only while nothing moved
+function current(note, v) {
+  if (note.phase !== v.phase) return false;
+  if (v.me && v.me.my_turn && !note.turn) return false;
+  return !note.alert || note.version === v.version;
 }
 
 // ------------------------------------------------------------------ the Tricks and Match panels
