@@ -46,6 +46,7 @@ QUICK = dict(
     group_interval_seconds=0.0,
     dm_interval_seconds=0.0,
     computer_delay_seconds=0.0,
+    computer_strength="easy",  # the heuristic: what a game leaves behind, not its search
 )
 
 

@@ -294,6 +294,7 @@ async def _setup(app: ShengjiApplication) -> None:
     computers = Computers(
         wall_factor=settings.computer_wall_factor,
         wall_max_seconds=settings.computer_wall_max_seconds,
+        default_strength=settings.computer_strength,
     )
     deadlines = Deadlines(JobSchedule(app.job_queue), publisher, computers, settings, clock)
     service = GameService(settings, store, outboxes, clock, publisher, deadlines)

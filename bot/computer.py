@@ -74,7 +74,8 @@ WALL_FACTOR = 1.5
 WALL_MAX_SECONDS = 2.0
 
 STRENGTHS = ("easy", "normal", "hard")
-DEFAULT_STRENGTH = "easy"
+# a group that chose nothing plays at the host's COMPUTER_STRENGTH (bot.config), this by default
+DEFAULT_STRENGTH = "normal"
 BUDGET_MS = {"normal": 50, "hard": DEFAULT_BUDGET_MS}
 # declaring and the bury think this many card-play budgets: at 普通 they are few decisions a
 # hand (most declaring moments have nothing to show and pass at once), so four budgets
@@ -129,7 +130,10 @@ class Computers:
         workers: int | None = None,
         wall_factor: float = WALL_FACTOR,
         wall_max_seconds: float = WALL_MAX_SECONDS,
+        default_strength: str = DEFAULT_STRENGTH,
     ) -> None:
+        # the strength of a game whose group chose none (the host's COMPUTER_STRENGTH)
+        self.default_strength = default_strength
         self.workers = workers or min(2, os.cpu_count() or 1)
         self.wall_factor, self.wall_max_seconds = wall_factor, wall_max_seconds
         self._pool: ProcessPoolExecutor | None = None
@@ -137,8 +141,9 @@ class Computers:
         self.searched: Counter[str] = Counter()  # decisions made in the pool, by phase
 
     async def act(self, strength: str | None, obs: Observation, rng: random.Random) -> Action:
-        """The move of a computer (or 托管) seat of a game whose computers play at ``strength``."""
-        strength = strength or DEFAULT_STRENGTH
+        """The move of a computer (or 托管) seat of a game whose computers play at ``strength``
+        (None: the host's default)."""
+        strength = self.strength(strength)
         if not searches(strength):
             return get("heuristic")(obs, rng)
         if obs.phase in SHOW_PHASES and not obs.show_options:
@@ -169,6 +174,14 @@ class Computers:
         finally:
             self.thinking -= 1
 
+    def strength(self, strength: str | None) -> str:
+        """A game's strength: the group's choice, else the host's default."""
+        return strength if strength in STRENGTHS else self.default_strength
+
+    def searches(self, strength: str | None) -> bool:
+        """Whether a game's computers of this strength (None: the host's default) search."""
+        return searches(self.strength(strength))
+
     async def suggest(
         self, strength: str | None, obs: Observation, rng: random.Random
     ) -> tuple[list[int], Reason]:
@@ -177,7 +190,7 @@ class Computers:
         odds) at 普通/困难, the heuristic's when the search gives no reason."""
         if obs.phase == "burying":
             return choose_bury_reasoned(obs)
-        if searches(strength or DEFAULT_STRENGTH):
+        if self.searches(strength):
             action = await self.act(strength, obs, rng)
             if isinstance(action, Play) and action.reason is not None:
                 return list(action.cards), action.reason

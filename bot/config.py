@@ -128,6 +128,11 @@ class Settings(BaseSettings):
     overall_writes_per_second: float = Field(default=0.0, ge=0)
     # Computer players think this long before acting (so humans can follow).
     computer_delay_seconds: float = Field(default=1.0, ge=0)
+    # How well the computers (and 托管) of a group that chose nothing in /settings play:
+    # easy (简单: the heuristic, no worker processes), normal (普通: a short search in worker
+    # processes, the default) or hard (困难). The CPU each costs a hand: README, "Computer
+    # players".
+    computer_strength: Literal["easy", "normal", "hard"] = "normal"
     # A computer's decision at 普通/困难 (card play, declaring, the bury) stops at its budget
     # of work or, on a busy host, at this many times that budget in wall time, at most
     # COMPUTER_WALL_MAX_SECONDS, whichever comes first (waiting for a free worker counts).

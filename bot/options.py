@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.computer import DEFAULT_STRENGTH, STRENGTHS
+from bot.computer import STRENGTHS
 from bot.i18n import t
 from bot.models import ChatSettings, GameRecord
 from engine.cards import RANKS
@@ -123,7 +123,7 @@ OPTIONS: list[Option] = [
         "computer_strength",
         {s: s for s in STRENGTHS},
         rule=False,
-        bot_default=lambda st: DEFAULT_STRENGTH,
+        bot_default=lambda st: st.computer_strength,  # the host's COMPUTER_STRENGTH
     ),
 ]
 BY_CODE = {o.code: o for o in OPTIONS}

@@ -37,7 +37,7 @@ from typing import Protocol
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import codec
-from bot.computer import Computers, searches
+from bot.computer import Computers
 from bot.config import Settings
 from bot.history import Charted
 from bot.i18n import t
@@ -447,7 +447,10 @@ class HandInput:
         if isinstance(command, Hint) and (seat := self._to_suggest(game, command)) is not None:
             match = game.match
             assert match is not None
-            if searches(game.rec.computer_strength) and match.hand.phase == "playing":
+            if (
+                self.computers.searches(game.rec.computer_strength)
+                and match.hand.phase == "playing"
+            ):
                 return self._hint_later(game, command, seat)
             command = await self._suggested(game, command, seat)  # the heuristic: at once
         outcome = await self.tables.change(game, command)

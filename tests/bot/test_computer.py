@@ -62,9 +62,17 @@ async def test_easy_decides_in_the_loop_like_the_heuristic():
     computers = Computers()
     state = a_position()
     obs = state.observation(state.turn)  # type: ignore[arg-type]
-    action = await computers.act(None, obs, random.Random(1))  # the default: easy
+    action = await computers.act("easy", obs, random.Random(1))
     assert action == get("heuristic")(obs, random.Random(1))
     assert computers._pool is None
+
+
+def test_a_game_whose_group_chose_no_strength_plays_at_the_hosts_default():
+    assert Computers().strength(None) == "normal" and Computers().searches(None)
+    easy_host = Computers(default_strength="easy")
+    assert easy_host.strength(None) == "easy" and not easy_host.searches(None)
+    assert easy_host.strength("hard") == "hard" and easy_host.searches("hard")
+    assert Settings(_env_file=None).computer_strength == "normal"  # type: ignore[call-arg]
 
 
 def a_moment(phase: str) -> HandState:

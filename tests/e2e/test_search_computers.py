@@ -183,6 +183,9 @@ async def test_a_searched_hint_is_answered_at_once_and_arrives_as_its_own_change
 
         class Held:  # the Hint's search, held until the test lets go (the computers'
             # moves ask the same pool through the timers, not through this)
+            def searches(self, strength):
+                return real.searches(strength)
+
             async def suggest(self, strength, obs, rng):
                 asked.append(obs.seat)
                 suggestion = await real.suggest(strength, obs, rng)

@@ -37,6 +37,7 @@ QUICK = dict(
     GROUP_INTERVAL_SECONDS="0",
     DM_INTERVAL_SECONDS="0",
     COMPUTER_DELAY_SECONDS="0",
+    COMPUTER_STRENGTH="easy",  # the heuristic: quick, in the loop
     WEBAPP_RATE_PER_MINUTE="1000000",  # the caps under test, not the rate limiter
 )
 

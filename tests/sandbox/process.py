@@ -22,6 +22,7 @@ QUICK = {
     "DEAL_PACE_SECONDS": "0.05",
     "OVERTURN_WINDOW_SECONDS": "1",
     "COMPUTER_DELAY_SECONDS": "0.05",
+    "COMPUTER_STRENGTH": "easy",  # the heuristic unless a test chooses in /settings
     "GROUP_INTERVAL_SECONDS": "0",
     "LOG_LEVEL": "WARNING",
 }

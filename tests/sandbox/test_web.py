@@ -20,6 +20,7 @@ QUICK = dict(
     overturn_window_seconds=0.5,
     computer_delay_seconds=0.01,
     group_interval_seconds=0.0,
+    computer_strength="easy",
 )
 
 Event = dict[str, Any]
