@@ -858,6 +858,17 @@ function sameCards(a, b) {
   return x.length === y.length && x.every((c, i) => c === y[i]);
 }
 
+// on a narrow phone (320 px) a tool whose label starts with its icon (🧮, 🤖) shows the icon
+// alone, its words as its title: the tools stay one row, the table keeps its height
+function iconic(b) {
+  const label = b.textContent, space = label.indexOf(" ");
+  if (innerWidth <= 340 && space > 0) {
+    b.textContent = label.slice(0, space);
+    b.title = b.ariaLabel = label.slice(space + 1);
+  }
+  return b;
+}
+
 function button(label, onClick, ghost, name) {
   const b = document.createElement("button");
   b.type = "button";
@@ -927,14 +938,14 @@ function renderTools(v, me) {
     box.append(kitty);
   }
   if (me.counter) {
-    const counter = button(T("webapp.counter"), setCounter, true, "counter");
+    const counter = iconic(button(T("webapp.counter"), setCounter, true, "counter"));
     counter.setAttribute("aria-pressed", String(!!state.showCounter));
     box.append(counter);
   }
   // 托管 by choice, while the tricks are played (a window left to run out is a pass anyway;
   // before the tricks the table's middle needs the row's room)
   if (v.status === "running" && !me.auto && v.phase === "playing") {
-    box.append(button(T("btn.auto.on"), () => act("away"), true, "away"));
+    box.append(iconic(button(T("btn.auto.on"), () => act("away"), true, "away")));
   }
   if (selectable(v) && state.sel.length) {
     box.append(button(T("btn.clear"), () => { state.sel = []; haptic("select"); render(); }, true, "clear"));
