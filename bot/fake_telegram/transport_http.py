@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import ssl
 from typing import Any
 
 from aiohttp import BodyPartReader, web
@@ -17,13 +18,16 @@ class HttpServer:
     def __init__(self, core: TelegramCore) -> None:
         self.core = core
         self.port = 0
+        self.scheme = "http"
         self._runner: web.AppRunner | None = None
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/bot"
+        return f"{self.scheme}://127.0.0.1:{self.port}/bot"
 
-    async def start(self) -> None:
+    async def start(self, ssl_context: ssl.SSLContext | None = None) -> None:
+        """Listen on a free port; with ``ssl_context`` (a server context holding a
+        certificate for 127.0.0.1), over TLS at an ``https`` base URL."""
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.5)
@@ -31,7 +35,8 @@ class HttpServer:
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))  # the OS picks a free port; no races between tests
         self.port = sock.getsockname()[1]
-        await web.SockSite(self._runner, sock).start()
+        await web.SockSite(self._runner, sock, ssl_context=ssl_context).start()
+        self.scheme = "http" if ssl_context is None else "https"
 
     async def stop(self) -> None:
         if self._runner is not None:
