@@ -166,6 +166,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import importlib.util
 import inspect
 import itertools
 import json
@@ -841,6 +842,13 @@ def bot_process(config: dict[str, Any]) -> int:
             "webhook_port": config["webhook_port"],
         }
     settings = Settings(_env_file=None, **fields, **config["overrides"])  # type: ignore[call-arg]
+    finish = None
+    if config.get("hook"):  # another bench's timing inside the bot (bench/press_sections.py)
+        spec = importlib.util.spec_from_file_location("capacity_hook", config["hook"]["file"])
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        finish = module.in_bot(**config["hook"]["args"])
     params = inspect.signature(build_application).parameters
     kwargs = {k: v for k, v in production_requests(config["ca_file"]).items() if k in params}
     if "seed_source" in params:
@@ -850,7 +858,10 @@ def bot_process(config: dict[str, Any]) -> int:
     probe = BotProbe()
     probe.say(request=request)
     app.post_init = probe.post_init
-    return hosting.run(app, settings)
+    code = hosting.run(app, settings)
+    if finish is not None:
+        finish()
+    return code
 
 
 class InProcessBot:
@@ -980,6 +991,7 @@ async def hosted(
     mode: str,
     loop: str,
     checkout: Path,
+    hook: dict[str, Any] | None = None,
 ) -> AsyncIterator[InProcessBot | BotProcess]:
     """The bot as ``transport`` hosts it, running against ``world`` for the block."""
     db = tmp / "capacity.sqlite3"
@@ -1014,6 +1026,7 @@ async def hosted(
         "mode": mode,
         "loop": loop,
         "overrides": overrides,
+        "hook": hook,
     }
     try:
         async with BotProcess(world, server.base_url, config, tmp) as host:
@@ -1040,6 +1053,7 @@ async def measure(
     mode: str = "polling",
     loop: str = "uvloop",
     checkout: Path = REPO,
+    hook: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One size: the figures as a dict. The simulated people and the fake Telegram run in
     this process; the bot in its own (``transport`` tls or http: production's request
@@ -1047,7 +1061,9 @@ async def measure(
     ``loop``, from ``checkout``) or in this one (``inprocess``: the fake's FakeRequest;
     this process's loop). The window lasts ``seconds``, and longer if it holds fewer
     than ``min_plays`` accepted plays by then. ``players``: ``dm`` (they tap DM
-    keyboards) or ``app`` (Mini App players; in-process only)."""
+    keyboards) or ``app`` (Mini App players; in-process only). ``hook``: ``{"file":
+    path, "args": {...}}``, a module whose ``in_bot(**args)`` runs in the bot's process
+    before the bot is built and returns what to call once it stopped."""
     if players == "app":
         if transport != "inprocess":
             raise SystemExit("--players app runs with --transport inprocess only")
@@ -1060,7 +1076,7 @@ async def measure(
         with tempfile.TemporaryDirectory() as tmpdir:
             tmp = Path(tmpdir)
             async with hosted(
-                world, tmp, overrides, meter, transport, mode, loop, checkout
+                world, tmp, overrides, meter, transport, mode, loop, checkout, hook
             ) as host:
                 bench = Bench(world, think)
                 if players == "app":
@@ -1216,6 +1232,8 @@ async def measure(
         **stalled,
         "gc_ms_per_s": bot["gc_ms_per_s"] / seconds,
         "world_loop_late_p99_ms": world_stalled["loop_late_p99_ms"],
+        # getUpdates calls in the window (none in webhook mode)
+        "polls": calls1.get("getUpdates", 0) - calls0.get("getUpdates", 0),
         # webhook mode: the updates the fake posted to the bot's webhook (answered 2xx)
         "webhook_posted": getattr(getattr(host, "poster", None), "posted", None),
     }
