@@ -288,8 +288,8 @@ def show(got: dict[str, Any], result: dict[str, Any]) -> None:
         print(f"  {label:28s} {calls[label] / n:6.2f} per press")
     for label in sorted(spent, key=lambda k: -spent[k]):
         ms = spent[label] * 1000 / n
-        size = f", {sizes.get(label, 0) // calls[label]:,} chars each" if sizes.get(label) else ""
-        print(f"  {label:28s} {ms:6.3f} ms per press  ({calls[label]} calls{size})")
+        size = f", {sizes[label] // calls[label]:,} chars each" if sizes.get(label) else ""
+        print(f"  {label:28s} {ms:6.3f} ms per press  ({calls.get(label, 0)} calls{size})")
 
 
 if __name__ == "__main__":
