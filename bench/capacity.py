@@ -912,7 +912,7 @@ class BotProcess:
     :func:`bot_process`'s configuration, talking to the world's fake Telegram over loopback
     HTTP or TLS, by long polling or its webhook (``mode``); what it measures of itself
     read from its stdout (:class:`BotProbe`). Its log goes to a file beside its
-    database, shown when it fails."""
+    database, shown when it fails (and copied to ``$CAPACITY_BOT_LOG`` if set)."""
 
     def __init__(self, world: Any, base_url: str, config: dict[str, Any], tmp: Path) -> None:
         self.world, self.tmp = world, tmp
@@ -960,6 +960,8 @@ class BotProcess:
                 self.proc.kill()
                 await self.proc.wait()
         self.log.close()
+        if os.environ.get("CAPACITY_BOT_LOG"):  # kept for a look: the bot's warnings
+            Path(os.environ["CAPACITY_BOT_LOG"]).write_bytes((self.tmp / "bot.log").read_bytes())
 
     def window_start(self) -> None:
         import signal
