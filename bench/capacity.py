@@ -1,13 +1,32 @@
-"""How many games one bot process hosts: the old code and the new, side by side.
+"""How many games one bot process hosts, measured as production runs it; the old code and
+the new side by side.
 
     nice -n 10 .venv/bin/python bench/capacity.py [--games 16,256,1000] [--seconds 60]
         [--warmup 30] [--playing 0.9] [--think 3.0] [--repeat 1]
-        [--baseline bc12337 | --baseline none]
+        [--transport tls|http|inprocess] [--mode polling|webhook] [--loop uvloop|asyncio]
+        [--baseline REF | --baseline none]
 
-For each size G, a fresh process runs the real Application (built by
-``bot.app.build_application`` with the production ``Settings`` defaults: real-time
-pacing, the production rate limiter, the loop's clock) against the in-process fake
-Telegram (``FakeRequest``), hosting G groups. In each group four simulated people sit
+(``--transport``, ``--mode``, ``--loop`` and ``--players`` take lists, e.g.
+``--loop asyncio,uvloop``: every combination is a column, run in turn.)
+
+For each size G, a fresh process (the bench's "world") runs the fake Telegram and the
+simulated people, and hosts the real Application (built by ``bot.app.build_application``
+with the production ``Settings`` defaults: real-time pacing, the production rate limiter,
+the loop's clock) as ``--transport`` says:
+
+* ``tls`` (the default): the bot in a process of its own, run by ``bot.hosting.run`` as
+  ``python -m bot`` runs it (its event loop, ``tune_gc``, long polling or, with ``--mode
+  webhook``, PTB's webhook server, the fake posting the updates to it as Telegram does:
+  ``bot.fake_telegram.webhook``), with production's request class (``production_requests``;
+  ``check_production_request`` holds it to ``build_application``'s default) talking to
+  the fake's HTTP server over loopback TLS: a throwaway self-signed certificate
+  (``make_certificate``, openssl) that the client trusts as its CA;
+* ``http``: the same over plain HTTP (build_application's request objects untouched);
+* ``inprocess``: the comparison, the old measurement: the bot in the world's process on
+  the fake's ``FakeRequest`` (no HTTP client, no TLS, no sockets).
+
+The bot runs on ``--loop`` (uvloop, production's default, or asyncio); the world on
+uvloop (in-process: the bot's loop). It hosts G groups. In each group four simulated people sit
 down as people do (``/newgame``, then each follows a seat's deep link), the creator
 taps Start, and from then on they play by reading their own DM keyboards: a person
 whose keyboard offers Hint waits a think time, taps Hint, and once the hinted cards
@@ -32,31 +51,39 @@ Play/Bury, Next hand):
   answerCallbackQuery reaching the fake). Presses still unanswered 10 s after the
   window count as 10 s. "presses a full GC held": presses during which a full
   (generation 2) garbage collection of the process ran; "p99 of the other presses".
-* CPU ms per press, all: the process's CPU time (``time.process_time``, every thread,
-  the store's too) in the window / presses. The fake Telegram and the simulated
-  people run in that process.
-* CPU ms per press, bot: the same minus the thread CPU time spent *inside* the fake's
+* CPU ms per press, bot: in its own process (tls, http), that process's CPU time
+  (``time.process_time`` inside it, every thread: the store's too) over the window /
+  presses (``BotProbe``, signalled by the world at the window's start and end).
+  In-process: the process's CPU time minus the thread CPU time spent *inside* the fake's
   request handling (every step of ``TelegramCore.handle`` timed) and inside the
   simulated people's coroutines (with the fake's callback and message creation they
-  call). What remains is the bot's, plus what no one owns: the event loop's scheduling,
+  call); what remains is the bot's, plus what no one owns: the event loop's scheduling,
   the garbage collector (whoever's objects), the in-process transport's JSON encoding
   of the fake's answers, and this bench's 10 ms stall probe.
+* CPU ms per press, all: the bot's and the world's process together (in-process: the
+  one process).
 * CPU s per s: the same CPU times / window length (1.0 = one core busy).
-* loop timer late: how late a 10 ms ``asyncio.sleep`` wakes (the loop busy or stopped);
-  GC pause ms per s, full GCs, the longest: ``gc.callbacks`` timings in the window.
+* loop timer late: how late a 10 ms ``asyncio.sleep`` wakes in the bot's loop (busy or
+  stopped); the world's loop, the same probe in the bench's process (a late world delays
+  presses and answers too); GC pause ms per s, full GCs, the longest: the bot's process's
+  ``gc.callbacks`` timings in the window.
 * Telegram writes per s: sends, edits, deletes per second (the production rate
   limiter allows ~30 a second overall); calls per play: every Bot API call in the
   window but getUpdates, by method, / accepted plays (Play/Bury presses answered
   without an alert or "out of date").
-* memory per game: RSS growth from before the groups were created to the end of the
-  window, / G (the fake's stored messages included).
+* memory per game: the bot's RSS growth from before the groups were created to the end
+  of the window, / G (in-process: the fake's stored messages included).
 * seating s, starts→playing s: how long the seating and the way to the window took.
 
 ``--baseline REF`` checks REF out into a temporary ``git worktree add --detach``, runs
-the same measurement there (a subprocess with ``PYTHONPATH`` at that checkout, using
-its own ``bot`` package and its own copy of the fake), and prints, per size,
+the same measurement there (over tls or http: REF's ``bot`` in the bot's process, this
+checkout's fake and people; in-process: a subprocess with ``PYTHONPATH`` at that
+checkout, using its own ``bot`` package and its own copy of the fake), and prints, per size,
 figure | old | new | ratio (new / old). With ``--repeat N`` every cell is the median of
 N runs (old and new alternate). The shared machine is noisy: read medians and ratios.
+
+Figures since issue 34 (over TLS, and the comparison in-process): docs/scaling.md. The
+figures below are all **in-process** (the only transport the bench had then).
 
 Figures, 2026-11-30 (2 cores shared with other sessions' test runs and a two-process
 duplicate_eval at nice 19, load ~2.5-3; nice -n 10; think 3 s, --playing 0.9,
