@@ -1,13 +1,32 @@
-"""How many games one bot process hosts: the old code and the new, side by side.
+"""How many games one bot process hosts, measured as production runs it; the old code and
+the new side by side.
 
     nice -n 10 .venv/bin/python bench/capacity.py [--games 16,256,1000] [--seconds 60]
         [--warmup 30] [--playing 0.9] [--think 3.0] [--repeat 1]
-        [--baseline bc12337 | --baseline none]
+        [--transport tls|http|inprocess] [--mode polling|webhook] [--loop uvloop|asyncio]
+        [--baseline REF | --baseline none]
 
-For each size G, a fresh process runs the real Application (built by
-``bot.app.build_application`` with the production ``Settings`` defaults: real-time
-pacing, the production rate limiter, the loop's clock) against the in-process fake
-Telegram (``FakeRequest``), hosting G groups. In each group four simulated people sit
+(``--transport``, ``--mode``, ``--loop`` and ``--players`` take lists, e.g.
+``--loop asyncio,uvloop``: every combination is a column, run in turn.)
+
+For each size G, a fresh process (the bench's "world") runs the fake Telegram and the
+simulated people, and hosts the real Application (built by ``bot.app.build_application``
+with the production ``Settings`` defaults: real-time pacing, the production rate limiter,
+the loop's clock) as ``--transport`` says:
+
+* ``tls`` (the default): the bot in a process of its own, run by ``bot.hosting.run`` as
+  ``python -m bot`` runs it (its event loop, ``tune_gc``, long polling or, with ``--mode
+  webhook``, PTB's webhook server, the fake posting the updates to it as Telegram does:
+  ``bot.fake_telegram.webhook``), with production's request class (``production_requests``;
+  ``check_production_request`` holds it to ``build_application``'s default) talking to
+  the fake's HTTP server over loopback TLS: a throwaway self-signed certificate
+  (``make_certificate``, openssl) that the client trusts as its CA;
+* ``http``: the same over plain HTTP (build_application's request objects untouched);
+* ``inprocess``: the comparison, the old measurement: the bot in the world's process on
+  the fake's ``FakeRequest`` (no HTTP client, no TLS, no sockets).
+
+The bot runs on ``--loop`` (uvloop, production's default, or asyncio); the world on
+uvloop (in-process: the bot's loop). It hosts G groups. In each group four simulated people sit
 down as people do (``/newgame``, then each follows a seat's deep link), the creator
 taps Start, and from then on they play by reading their own DM keyboards: a person
 whose keyboard offers Hint waits a think time, taps Hint, and once the hinted cards
@@ -32,31 +51,39 @@ Play/Bury, Next hand):
   answerCallbackQuery reaching the fake). Presses still unanswered 10 s after the
   window count as 10 s. "presses a full GC held": presses during which a full
   (generation 2) garbage collection of the process ran; "p99 of the other presses".
-* CPU ms per press, all: the process's CPU time (``time.process_time``, every thread,
-  the store's too) in the window / presses. The fake Telegram and the simulated
-  people run in that process.
-* CPU ms per press, bot: the same minus the thread CPU time spent *inside* the fake's
+* CPU ms per press, bot: in its own process (tls, http), that process's CPU time
+  (``time.process_time`` inside it, every thread: the store's too) over the window /
+  presses (``BotProbe``, signalled by the world at the window's start and end).
+  In-process: the process's CPU time minus the thread CPU time spent *inside* the fake's
   request handling (every step of ``TelegramCore.handle`` timed) and inside the
   simulated people's coroutines (with the fake's callback and message creation they
-  call). What remains is the bot's, plus what no one owns: the event loop's scheduling,
+  call); what remains is the bot's, plus what no one owns: the event loop's scheduling,
   the garbage collector (whoever's objects), the in-process transport's JSON encoding
   of the fake's answers, and this bench's 10 ms stall probe.
+* CPU ms per press, all: the bot's and the world's process together (in-process: the
+  one process).
 * CPU s per s: the same CPU times / window length (1.0 = one core busy).
-* loop timer late: how late a 10 ms ``asyncio.sleep`` wakes (the loop busy or stopped);
-  GC pause ms per s, full GCs, the longest: ``gc.callbacks`` timings in the window.
+* loop timer late: how late a 10 ms ``asyncio.sleep`` wakes in the bot's loop (busy or
+  stopped); the world's loop, the same probe in the bench's process (a late world delays
+  presses and answers too); GC pause ms per s, full GCs, the longest: the bot's process's
+  ``gc.callbacks`` timings in the window.
 * Telegram writes per s: sends, edits, deletes per second (the production rate
   limiter allows ~30 a second overall); calls per play: every Bot API call in the
   window but getUpdates, by method, / accepted plays (Play/Bury presses answered
   without an alert or "out of date").
-* memory per game: RSS growth from before the groups were created to the end of the
-  window, / G (the fake's stored messages included).
+* memory per game: the bot's RSS growth from before the groups were created to the end
+  of the window, / G (in-process: the fake's stored messages included).
 * seating s, starts→playing s: how long the seating and the way to the window took.
 
 ``--baseline REF`` checks REF out into a temporary ``git worktree add --detach``, runs
-the same measurement there (a subprocess with ``PYTHONPATH`` at that checkout, using
-its own ``bot`` package and its own copy of the fake), and prints, per size,
+the same measurement there (over tls or http: REF's ``bot`` in the bot's process, this
+checkout's fake and people; in-process: a subprocess with ``PYTHONPATH`` at that
+checkout, using its own ``bot`` package and its own copy of the fake), and prints, per size,
 figure | old | new | ratio (new / old). With ``--repeat N`` every cell is the median of
 N runs (old and new alternate). The shared machine is noisy: read medians and ratios.
+
+Figures since issue 34 (over TLS, and the comparison in-process): docs/scaling.md. The
+figures below are all **in-process** (the only transport the bench had then).
 
 Figures, 2026-11-30 (2 cores shared with other sessions' test runs and a two-process
 duplicate_eval at nice 19, load ~2.5-3; nice -n 10; think 3 s, --playing 0.9,
@@ -166,17 +193,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import importlib.util
 import inspect
 import itertools
 import json
 import os
 import random
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from contextlib import suppress
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -627,7 +657,7 @@ def build(world: Any, db: Path, overrides: dict[str, str]) -> Any:
         _env_file=None,  # type: ignore[call-arg]
         bot_token=world.token,
         database_path=db,
-        **overrides,  # type: ignore[arg-type]
+        **{**trust_settings(None), **overrides},  # type: ignore[arg-type]
     )
     params = inspect.signature(build_application).parameters
     kwargs: dict[str, Any] = {}
@@ -697,6 +727,366 @@ def accepted(kind: str, rec: Any, stale: str | None) -> bool:
     return rec.answered and not rec.show_alert and (stale is None or rec.text != stale)
 
 
+# --------------------------------------------------------------------- the bot's hosts
+TRANSPORTS = ("tls", "http", "inprocess")
+MODES = ("polling", "webhook")
+LOOPS = ("uvloop", "asyncio")
+WEBHOOK_PATH = "/telegram/webhook"
+WEBHOOK_SECRET = "capacity-bench-secret"
+
+
+def loop_factory(name: str) -> Any:
+    """The factory of the event loop ``name`` (uvloop's where it installs)."""
+    if name == "uvloop":
+        with suppress(ImportError):
+            import uvloop
+
+            return uvloop.new_event_loop
+    return asyncio.new_event_loop
+
+
+def make_certificate(directory: Path) -> tuple[Path, Path]:
+    """A throwaway self-signed certificate for 127.0.0.1 and its key, made by ``openssl``
+    in ``directory`` (valid a day; the venv has no ``cryptography`` package to make one
+    in Python). The bot's client trusts it as its CA, as a host gives its client the CA of
+    a Bot API server of its own (or of a TLS-inspecting proxy)."""
+    cert, key = directory / "cert.pem", directory / "key.pem"
+    subprocess.run(
+        [
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+            "-keyout", str(key), "-out", str(cert),
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        ],
+        check=True,
+        capture_output=True,
+    )  # fmt: skip
+    return cert, key
+
+
+def production_requests(ca_file: str | None) -> dict[str, Any]:
+    """The ``request`` and ``get_updates_request`` to give ``bot.app.build_application``
+    so that its calls trust ``ca_file`` as a host configures its client. A bot that has
+    ``TELEGRAM_CA_FILE`` (``bot.request.AiohttpRequest`` and the httpx option alike) is
+    given none: the setting is passed (``trust_settings``) and build_application makes
+    production's own requests. An older bot (``--baseline``: PTB's ``HTTPXRequest``, 256
+    connections for calls, 1 for getUpdates) gets those with the CA as httpx's ``verify``.
+    Over plain HTTP (``ca_file`` None) nothing is passed either way.
+    ``check_production_request`` stops a run whose request is not the class
+    build_application makes by default."""
+    from bot.config import Settings
+
+    if ca_file is None or "telegram_ca_file" in Settings.model_fields:
+        return {}
+    import ssl
+
+    from telegram.request import HTTPXRequest
+
+    trust = {"httpx_kwargs": {"verify": ssl.create_default_context(cafile=ca_file)}}
+    return {
+        "request": HTTPXRequest(256, **trust),
+        "get_updates_request": HTTPXRequest(1, **trust),
+    }
+
+
+def trust_settings(ca_file: str | None) -> dict[str, Any]:
+    """The bot's settings of a host that trusts ``ca_file`` (``TELEGRAM_CA_FILE``) and
+    whose groups' people get their Hints from the heuristic in the bot's process
+    (``COMPUTER_STRENGTH=easy``: at the default 普通 a Hint is searched in the worker
+    processes, which this bench's bot CPU would not see, and which older bots did not
+    do), where the bot has those settings."""
+    from bot.config import Settings
+
+    out: dict[str, Any] = {}
+    if ca_file is not None and "telegram_ca_file" in Settings.model_fields:
+        out["telegram_ca_file"] = ca_file
+    if "computer_strength" in Settings.model_fields:
+        out["computer_strength"] = "easy"
+    return out
+
+
+def check_production_request(app: Any, settings: Any) -> str:
+    """The name of the request class the bot's calls go through, once it is the one
+    ``build_application`` makes when given none (else the run stops: the bench would
+    measure another client than production's)."""
+    from bot.app import build_application
+
+    def request_class(application: Any) -> type:
+        request = application.bot.request
+        return type(getattr(request, "inner", request))  # (bot.metrics counts it)
+
+    used, default = request_class(app), request_class(build_application(settings))
+    if used is not default:
+        raise SystemExit(
+            f"bench/capacity.py: the bot's request is {used.__name__}, production's"
+            f" {default.__name__}: adapt production_requests()"
+        )
+    return used.__name__
+
+
+class BotProbe:
+    """In the bot's process: what only it can measure, over the window the bench's world
+    process opens (SIGUSR1) and closes (SIGUSR2): its CPU time (``time.process_time``,
+    every thread: the store's, the pool's), its loop's stalls (``Stalls``), its RSS. Each
+    answer is a JSON line on stdout, for the world process to read."""
+
+    def __init__(self) -> None:
+        self.stalls = Stalls()
+        self.cpu0 = 0.0
+
+    @staticmethod
+    def say(**fields: Any) -> None:
+        sys.stdout.write(json.dumps(fields) + "\n")
+        sys.stdout.flush()
+
+    async def post_init(self, app: Any) -> None:
+        import signal
+
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGUSR1, self.start)
+        loop.add_signal_handler(signal.SIGUSR2, self.stop)
+        self.say(ready=True, rss=rss(), loop=type(loop).__module__.split(".")[0])
+
+    def start(self) -> None:
+        self.stalls.start()
+        self.cpu0 = time.process_time()
+
+    def stop(self) -> None:
+        cpu = time.process_time() - self.cpu0
+        stalled = self.stalls.stop()
+        self.say(cpu=cpu, rss=rss(), full=self.stalls.full, **stalled)
+
+
+def bot_process(config: dict[str, Any]) -> int:
+    """The bot's own process (``--bot-process``): ``bot.hosting.run`` as ``python -m bot``
+    runs it (its event loop, ``tune_gc``, long polling or PTB's webhook server), on
+    ``build_application`` with production's request class pointed at the world process's
+    fake Telegram, plus a :class:`BotProbe`."""
+    sys.path.insert(0, config["checkout"])
+    import logging
+
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if config["loop"] == "uvloop":  # (a checkout before bot.eventloop makes asyncio's loop)
+        import uvloop
+
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    from bot import hosting
+    from bot.app import build_application
+    from bot.config import Settings
+
+    fields: dict[str, Any] = {
+        "bot_token": config["token"],
+        "database_path": Path(config["db"]),
+        "telegram_base_url": config["base_url"],
+        "event_loop": config["loop"],
+    }
+    if config["mode"] == "webhook":
+        fields |= {
+            "webhook_url": f"http://127.0.0.1:{config['webhook_port']}{WEBHOOK_PATH}",
+            "webhook_secret": WEBHOOK_SECRET,
+            "webhook_listen": "127.0.0.1",
+            "webhook_port": config["webhook_port"],
+        }
+    fields |= trust_settings(config["ca_file"])
+    settings = Settings(_env_file=None, **fields, **config["overrides"])  # type: ignore[call-arg]
+    finish = None
+    if config.get("hook"):  # another bench's timing inside the bot (bench/press_sections.py)
+        spec = importlib.util.spec_from_file_location("capacity_hook", config["hook"]["file"])
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        finish = module.in_bot(**config["hook"]["args"])
+    params = inspect.signature(build_application).parameters
+    kwargs = {k: v for k, v in production_requests(config["ca_file"]).items() if k in params}
+    if "seed_source" in params:
+        kwargs["seed_source"] = itertools.count(20240601).__next__
+    app = build_application(settings, **kwargs)
+    request = check_production_request(app, settings)
+    probe = BotProbe()
+    probe.say(request=request)
+    app.post_init = probe.post_init
+    code = hosting.run(app, settings)
+    if finish is not None:
+        finish()
+    return code
+
+
+class InProcessBot:
+    """The bot in the world's process (``--transport inprocess``, the comparison): the
+    fake's ``FakeRequest``, one event loop for all; the bot's CPU is the process's less
+    what the meter saw spent in the fake and the people."""
+
+    def __init__(self, world: Any, db: Path, overrides: dict[str, str], meter: Meter) -> None:
+        self.world, self.db, self.overrides, self.meter = world, db, overrides, meter
+        self.app: Any = None
+        self.request = "FakeRequest"
+        self.loop_name = ""
+        self._running: Any = None
+
+    async def __aenter__(self) -> InProcessBot:
+        from bot.app import ALLOWED_UPDATES
+
+        self.app = build(self.world, self.db, self.overrides)
+        self._running = self.world.running(self.app, allowed_updates=ALLOWED_UPDATES)
+        await self._running.__aenter__()
+        tune = getattr(sys.modules["bot.app"], "tune_gc", None)
+        if tune is not None:  # what ``python -m bot`` does before it runs
+            tune()
+        gc.collect()
+        self.rss0 = rss()
+        self.loop_name = type(asyncio.get_running_loop()).__module__.split(".")[0]
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._running.__aexit__(*exc)
+
+    def window_start(self) -> None:
+        self.stalls = Stalls(self.world.clock.now)
+        self.stalls.start()
+        self.cpu0, self.fake0 = time.process_time(), self.meter.seconds
+
+    async def window_end(self) -> dict[str, Any]:
+        cpu, fake = time.process_time() - self.cpu0, self.meter.seconds - self.fake0
+        stalled = self.stalls.stop()
+        gc.collect()
+        return {"cpu": cpu - fake, "cpu_all": cpu, "full": self.stalls.full, "rss": rss()} | (
+            stalled
+        )
+
+
+class BotProcess:
+    """The bot in a process of its own (``--transport tls|http``): started with
+    :func:`bot_process`'s configuration, talking to the world's fake Telegram over loopback
+    HTTP or TLS, by long polling or its webhook (``mode``); what it measures of itself
+    read from its stdout (:class:`BotProbe`). Its log goes to a file beside its
+    database, shown when it fails (and copied to ``$CAPACITY_BOT_LOG`` if set)."""
+
+    def __init__(self, world: Any, base_url: str, config: dict[str, Any], tmp: Path) -> None:
+        self.world, self.tmp = world, tmp
+        self.config = {"base_url": base_url, "token": world.token, **config}
+        self.request = ""
+        self.loop_name = ""
+        self.proc: Any = None
+        self.poster: Any = None  # webhook mode: the fake's WebhookPoster
+
+    async def __aenter__(self) -> BotProcess:
+        if self.config["mode"] == "webhook":
+            sock = socket.socket()
+            sock.bind(("127.0.0.1", 0))
+            self.config["webhook_port"] = sock.getsockname()[1]
+            sock.close()
+        self.log = open(self.tmp / "bot.log", "wb")  # noqa: SIM115 (closed in __aexit__)
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--bot-process",
+            json.dumps(self.config),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+        )
+        self.request = (await self.read())["request"]
+        ready = await self.read()
+        self.rss0, self.loop_name = ready["rss"], ready["loop"]
+        return self
+
+    async def read(self) -> dict[str, Any]:
+        line = await self.proc.stdout.readline()
+        if not line:
+            await self.proc.wait()
+            log = (self.tmp / "bot.log").read_text(errors="replace")[-4000:]
+            raise RuntimeError(f"the bot's process ended ({self.proc.returncode}):\n{log}")
+        return dict(json.loads(line))
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.proc.returncode is None:
+            self.proc.terminate()  # SIGTERM: python-telegram-bot stops cleanly
+            try:
+                await asyncio.wait_for(self.proc.wait(), 20)
+            except TimeoutError:
+                self.proc.kill()
+                await self.proc.wait()
+        self.log.close()
+        if os.environ.get("CAPACITY_BOT_LOG"):  # kept for a look: the bot's warnings
+            Path(os.environ["CAPACITY_BOT_LOG"]).write_bytes((self.tmp / "bot.log").read_bytes())
+
+    def window_start(self) -> None:
+        import signal
+
+        self.proc.send_signal(signal.SIGUSR1)
+        self.world_cpu0 = time.process_time()
+
+    async def window_end(self) -> dict[str, Any]:
+        import signal
+
+        world_cpu = time.process_time() - self.world_cpu0
+        self.proc.send_signal(signal.SIGUSR2)
+        out = await self.read()
+        # its full collections on the presses' clock (the fake's ticks with CLOCK_MONOTONIC,
+        # which every process shares)
+        shift = self.world.clock.now() - time.monotonic()
+        out["full"] = [(a + shift, b + shift) for a, b in out["full"]]
+        out["cpu_all"] = out["cpu"] + world_cpu
+        return out
+
+
+@asynccontextmanager
+async def hosted(
+    world: Any,
+    tmp: Path,
+    overrides: dict[str, str],
+    meter: Meter,
+    transport: str,
+    mode: str,
+    loop: str,
+    checkout: Path,
+    hook: dict[str, Any] | None = None,
+) -> AsyncIterator[InProcessBot | BotProcess]:
+    """The bot as ``transport`` hosts it, running against ``world`` for the block."""
+    db = tmp / "capacity.sqlite3"
+    if transport == "inprocess":
+        if mode != "polling":
+            raise SystemExit("--transport inprocess polls: --mode webhook needs tls or http")
+        async with InProcessBot(world, db, overrides, meter) as host:
+            yield host
+        return
+    from bot.fake_telegram import HttpServer
+
+    server_ssl, ca_file = None, None
+    if transport == "tls":
+        import ssl
+
+        cert, key = make_certificate(tmp)
+        server_ssl = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        server_ssl.load_cert_chain(cert, key)
+        ca_file = str(cert)
+    server = HttpServer(world.core)
+    await server.start(ssl_context=server_ssl)
+    poster_task = None
+    if mode == "webhook":  # Telegram posts the updates to the bot's own server
+        from bot.fake_telegram.webhook import WebhookPoster
+
+        poster = WebhookPoster(world.core)
+        poster_task = asyncio.create_task(poster.run())
+    config = {
+        "checkout": str(checkout),
+        "db": str(db),
+        "ca_file": ca_file,
+        "mode": mode,
+        "loop": loop,
+        "overrides": overrides,
+        "hook": hook,
+    }
+    try:
+        async with BotProcess(world, server.base_url, config, tmp) as host:
+            host.poster = poster if mode == "webhook" else None
+            yield host
+    finally:
+        world.core.close()  # long polls and the poster end
+        if poster_task is not None:
+            await asyncio.gather(poster_task, return_exceptions=True)
+        await server.stop()
+
+
 async def measure(
     games: int,
     seconds: float,
@@ -707,30 +1097,39 @@ async def measure(
     playing: float = PLAYING_FRACTION,
     min_plays: int = 0,
     players: str = "dm",
+    transport: str = "tls",
+    mode: str = "polling",
+    loop: str = "uvloop",
+    checkout: Path = REPO,
+    hook: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """One size in this process: the figures as a dict. The window lasts ``seconds``,
-    and longer if it holds fewer than ``min_plays`` accepted plays by then.
-    ``players``: ``dm`` (they tap DM keyboards) or ``app`` (Mini App players)."""
-    from bot.app import ALLOWED_UPDATES
-
+    """One size: the figures as a dict. The simulated people and the fake Telegram run in
+    this process; the bot in its own (``transport`` tls or http: production's request
+    class over loopback TLS or HTTP, ``mode`` polling or webhook, on the event loop
+    ``loop``, from ``checkout``) or in this one (``inprocess``: the fake's FakeRequest;
+    this process's loop). The window lasts ``seconds``, and longer if it holds fewer
+    than ``min_plays`` accepted plays by then. ``players``: ``dm`` (they tap DM
+    keyboards) or ``app`` (Mini App players; in-process only). ``hook``: ``{"file":
+    path, "args": {...}}``, a module whose ``in_bot(**args)`` runs in the bot's process
+    before the bot is built and returns what to call once it stopped."""
     if players == "app":
+        if transport != "inprocess":
+            raise SystemExit("--players app runs with --transport inprocess only")
         overrides = {"webapp_url": "https://capacity.invalid/app/", **overrides}
 
     world_cls = fake_telegram()
     stale = stale_text()
     meter = Meter()  # the fake's request handling and the simulated people
     async with world_cls(http=False) as world:
-        with tempfile.TemporaryDirectory() as tmp:
-            app = build(world, Path(tmp) / "capacity.sqlite3", overrides)
-            async with world.running(app, allowed_updates=ALLOWED_UPDATES):
-                tune = getattr(sys.modules["bot.app"], "tune_gc", None)
-                if tune is not None:  # what ``python -m bot`` does before it runs
-                    tune()
-                gc.collect()
-                rss0 = rss()
+        with tempfile.TemporaryDirectory() as tmpdir:
+            tmp = Path(tmpdir)
+            async with hosted(
+                world, tmp, overrides, meter, transport, mode, loop, checkout, hook
+            ) as host:
                 bench = Bench(world, think)
                 if players == "app":
-                    web = await serve_webapp(app)
+                    assert isinstance(host, InProcessBot)
+                    web = await serve_webapp(host.app)
                     bench = web.bench(world, think, meter)
                 tables = []
                 for i in range(games):
@@ -762,9 +1161,10 @@ async def measure(
                 to_play_s = time.monotonic() - t_start
                 await asyncio.sleep(warmup)
                 calls0, clock0, real0 = dict(counted), world.clock.now(), time.monotonic()
-                cpu0, fake0 = time.process_time(), meter.seconds
-                stalls = Stalls(world.clock.now)
-                stalls.start()
+                host.window_start()
+                # this process's own stalls: a late world delays presses and answers too
+                world_stalls = Stalls(world.clock.now)
+                world_stalls.start()
                 load0 = os.getloadavg()[0]
                 await asyncio.sleep(seconds)
 
@@ -780,13 +1180,11 @@ async def measure(
                 limit = time.monotonic() + MIN_PLAYS_TIMEOUT
                 while plays_since(clock0) < min_plays and time.monotonic() < limit:
                     await asyncio.sleep(0.1)
-                stalled = stalls.stop()
+                bot = await host.window_end()
+                world_stalled = world_stalls.stop()
                 load1 = os.getloadavg()[0]
-                cpu1, fake1 = time.process_time(), meter.seconds
                 calls1, clock1 = dict(counted), world.clock.now()
                 seconds = time.monotonic() - real0
-                gc.collect()
-                rss1 = rss()
                 window = [
                     (kind, rec)
                     for t in tables
@@ -819,7 +1217,7 @@ async def measure(
         kinds[kind] = kinds.get(kind, 0) + 1
     plays = sum(1 for kind, r in window if kind == "P" and accepted(kind, r, stale))
     presses = len(window)
-    cpu, fake = cpu1 - cpu0, fake1 - fake0
+    cpu, cpu_all = bot["cpu"], bot["cpu_all"]
 
     def pct(q: float, values: list[float] = latencies) -> float | None:
         return values[min(len(values) - 1, int(q * len(values)))] if values else None
@@ -829,17 +1227,26 @@ async def measure(
 
     def in_gc(r: Any) -> bool:
         end = r.answered_at if r.answered else float("inf")
-        return any(r.created_at < b and end > a for a, b in stalls.full)
+        return any(r.created_at < b and end > a for a, b in bot["full"])
 
     clear = sorted(
         ((r.answered_at - r.created_at) if r.answered else ANSWER_GRACE) * 1000
         for _, r in window
         if not in_gc(r)
     )
+    stalled = {k: bot[k] for k in ("gc_full", "gc_full_max_ms")} | {
+        "loop_late_p99_ms": bot["loop_late_p99_ms"],
+        "loop_late_max_ms": bot["loop_late_max_ms"],
+    }
 
     return {
         "games": games,
         "players": players,
+        "transport": transport,
+        "mode": mode,
+        # the bot's event loop and request class, as its process reported them
+        "loop": host.loop_name,
+        "request": host.request,
         "streams_reopened": reopened,
         "window_s": seconds,
         "setup_s": setup_s,
@@ -852,30 +1259,49 @@ async def measure(
         "plays": plays,
         "p50_ms": pct(0.5),
         "p99_ms": pct(0.99),
-        # the presses during which no full garbage collection ran (what else holds them)
+        # the presses during which no full garbage collection of the bot ran
         "p99_no_gc_ms": pct(0.99, clear),
         # by kind: a card play waits for the disk (its save is committed first), a Hint not
         "p99_play_ms": pct(0.99, sorted(ms(r) for k, r in window if k == "P")),
         "p99_hint_ms": pct(0.99, sorted(ms(r) for k, r in window if k == "H")),
         "in_gc": len(window) - len(clear),
-        "cpu_ms_per_press": cpu * 1000 / presses if presses else None,
-        "bot_cpu_ms_per_press": (cpu - fake) * 1000 / presses if presses else None,
-        "cpu_share": cpu / seconds,
-        "bot_cpu_share": (cpu - fake) / seconds,
+        # all: the bot's and the fake's and the people's (both processes, or the one)
+        "cpu_ms_per_press": cpu_all * 1000 / presses if presses else None,
+        "bot_cpu_ms_per_press": cpu * 1000 / presses if presses else None,
+        "cpu_share": cpu_all / seconds,
+        "bot_cpu_share": cpu / seconds,
         "calls": calls,
         "calls_per_play": {m: n / plays for m, n in calls.items()} if plays else {},
-        "mem_kb_per_game": (rss1 - rss0) / 1024 / games,
+        # the bot's RSS growth from before the groups were made (in-process: the fake's
+        # stored messages too)
+        "mem_kb_per_game": (bot["rss"] - host.rss0) / 1024 / games,
         # the machine's 1-minute load average at the start and the end of the window
         "load": (load0, load1),
         **stalled,
-        "gc_ms_per_s": stalled["gc_ms_per_s"] / seconds,
+        "gc_ms_per_s": bot["gc_ms_per_s"] / seconds,
+        "world_loop_late_p99_ms": world_stalled["loop_late_p99_ms"],
+        # getUpdates calls in the window (none in webhook mode)
+        "polls": calls1.get("getUpdates", 0) - calls0.get("getUpdates", 0),
+        # webhook mode: the updates the fake posted to the bot's webhook (answered 2xx)
+        "webhook_posted": getattr(getattr(host, "poster", None), "posted", None),
     }
 
 
 # --------------------------------------------------------------------- orchestration
-def run_worker(
-    root: Path, args: argparse.Namespace, games: int, players: str = "dm"
-) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Column:
+    """One way of running the bot: its checkout, transport, mode, loop, players."""
+
+    name: str
+    root: Path
+    transport: str
+    mode: str
+    loop: str
+    players: str
+
+
+def run_worker(args: argparse.Namespace, games: int, col: Column) -> dict[str, Any]:
+    """One size in a fresh world process (and, over tls or http, a fresh bot process)."""
     cmd = [
         sys.executable,
         str(Path(__file__).resolve()),
@@ -892,14 +1318,26 @@ def run_worker(
         str(args.playing),
         "--seed",
         str(args.seed),
-        *(("--players", players) if players != "dm" else ()),
+        "--players",
+        col.players,
+        "--transport",
+        col.transport,
+        "--mode",
+        col.mode,
+        "--loop",
+        col.loop,
+        "--bot-checkout",
+        str(col.root),
         *(x for kv in args.set for x in ("--set", kv)),
     ]
-    env = {**os.environ, "PYTHONPATH": str(root), "CAPACITY_CHECKOUT": str(root)}
-    out = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True)
+    # in-process, the world is the checkout's own fake; else this checkout's fake serves
+    # the checkout's bot in its process
+    world = col.root if col.transport == "inprocess" else REPO
+    env = {**os.environ, "PYTHONPATH": str(world), "CAPACITY_CHECKOUT": str(world)}
+    out = subprocess.run(cmd, env=env, cwd=world, capture_output=True, text=True)
     if out.returncode != 0:
         sys.stderr.write(out.stderr[-4000:])
-        raise SystemExit(f"the measurement in {root} failed ({out.returncode})")
+        raise SystemExit(f"the measurement {col.name} in {col.root} failed ({out.returncode})")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -920,12 +1358,13 @@ def figures(runs: list[dict[str, Any]]) -> dict[str, float | None]:
         ("p99_hint_ms", "p99 ms of Hint presses"),
         ("in_gc", "presses a full GC held"),
         ("p99_no_gc_ms", "p99 ms of the other presses"),
-        ("cpu_ms_per_press", "CPU ms per press: all"),
         ("bot_cpu_ms_per_press", "CPU ms per press: bot"),
-        ("cpu_share", "CPU s per s: all"),
+        ("cpu_ms_per_press", "CPU ms per press: all"),
         ("bot_cpu_share", "CPU s per s: bot"),
+        ("cpu_share", "CPU s per s: all"),
         ("loop_late_p99_ms", "loop timer late p99 ms"),
         ("loop_late_max_ms", "loop timer late max ms"),
+        ("world_loop_late_p99_ms", "world's loop late p99 ms"),
         ("gc_ms_per_s", "GC pause ms per s"),
         ("gc_full", "full GCs in window"),
         ("gc_full_max_ms", "longest full GC ms"),
@@ -965,12 +1404,13 @@ def fmt(v: float | None) -> str:
 def table(games: int, columns: dict[str, dict[str, float | None]]) -> str:
     names = list(columns)
     rows = list(dict.fromkeys(k for c in columns.values() for k in c))
-    lines = [f"G={games}", f"{'figure':<30}" + "".join(f"{n:>10}" for n in names)]
+    width = max(10, *(len(n) + 2 for n in names))
+    lines = [f"G={games}", f"{'figure':<30}" + "".join(f"{n:>{width}}" for n in names)]
     if len(names) == 2:
         lines[-1] += f"{'ratio':>8}"
     for row in rows:
         cells = [columns[n].get(row) for n in names]
-        line = f"{row:<30}" + "".join(f"{fmt(c):>10}" for c in cells)
+        line = f"{row:<30}" + "".join(f"{fmt(c):>{width}}" for c in cells)
         if len(names) == 2:
             old, new = cells
             line += f"{new / old:>8.2f}" if old and new is not None else f"{'-':>8}"
@@ -978,50 +1418,65 @@ def table(games: int, columns: dict[str, dict[str, float | None]]) -> str:
     return "\n".join(lines)
 
 
+def columns_of(args: argparse.Namespace, baseline: Path | None) -> list[Column]:
+    """Every combination asked for (``--transport``, ``--mode``, ``--loop``,
+    ``--players``, and old/new with ``--baseline``), each named by what sets it apart."""
+    roots = ([("old", baseline)] if baseline is not None else []) + [("new", REPO)]
+    combos = [
+        (name, root, transport, mode, loop, players)
+        for name, root in roots
+        for transport in args.transport
+        for mode in (args.mode if transport != "inprocess" else ["polling"])
+        for loop in args.loop
+        for players in args.players
+    ]
+    varies = [len({c[i] for c in combos}) > 1 for i in range(6)]
+    varies[0] = varies[0] or False
+    columns = []
+    for name, root, transport, mode, loop, players in combos:
+        parts = [name, None, transport, mode, loop, players]
+        label = "/".join(str(p) for p, v in zip(parts, varies, strict=True) if v and p) or "new"
+        columns.append(Column(label, root, transport, mode, loop, players))
+    return columns
+
+
 def orchestrate(args: argparse.Namespace) -> None:
-    # columns: name -> (checkout, players); DM and Mini App players on this checkout, or
-    # (DM players only) the old code and the new
-    roots: dict[str, tuple[Path, str]] = {}
     tmp = None
-    if args.players != ["dm"]:
-        roots = {players: (REPO, players) for players in args.players}
-    elif args.baseline.lower() != "none":
+    baseline = None
+    if args.baseline.lower() != "none":
         tmp = Path(tempfile.mkdtemp(prefix="capacity-"))
-        checkout = tmp / "old"
+        baseline = tmp / "old"
         subprocess.run(
-            [
-                "git",
-                "-C",
-                str(REPO),
-                "worktree",
-                "add",
-                "--detach",
-                "-q",
-                str(checkout),
-                args.baseline,
-            ],
+            ["git", "-C", str(REPO), "worktree", "add", "--detach", "-q", str(baseline)]
+            + [args.baseline],
             check=True,
         )
-        roots["old"] = (checkout, "dm")
-    if args.players == ["dm"]:
-        roots["new"] = (REPO, "dm")
+    columns = columns_of(args, baseline)
     try:
         for games in args.games:
-            runs: dict[str, list[dict[str, Any]]] = {name: [] for name in roots}
-            for i in range(args.repeat):
-                for name, (root, players) in roots.items():
-                    r = run_worker(root, args, games, players)
-                    runs[name].append(r)
+            runs: dict[str, list[dict[str, Any]]] = {c.name: [] for c in columns}
+            for i in range(args.repeat):  # the columns alternate, run after run
+                for col in columns:
+                    r = run_worker(args, games, col)
+                    runs[col.name].append(r)
                     print(
-                        f"G={games} {name} #{i + 1}: {r['presses']} presses, "
-                        f"{r['plays']} plays, p99 {fmt(r['p99_ms'])} ms, "
-                        f"CPU ms/press {fmt(r['cpu_ms_per_press'])} "
-                        f"(bot {fmt(r['bot_cpu_ms_per_press'])}), "
-                        f"load {r['load'][0]:.1f}-{r['load'][1]:.1f}",
+                        f"G={games} {col.name} #{i + 1} ({r['transport']}, {r['mode']},"
+                        f" {r['loop']}, {r['request']}): {r['presses']} presses,"
+                        f" {r['plays']} plays, p50 {fmt(r['p50_ms'])} p99 {fmt(r['p99_ms'])} ms,"
+                        f" bot CPU ms/press {fmt(r['bot_cpu_ms_per_press'])},"
+                        f" loop late p99 {fmt(r['loop_late_p99_ms'])} ms,"
+                        f" load {r['load'][0]:.1f}-{r['load'][1]:.1f}",
                         file=sys.stderr,
                         flush=True,
                     )
             print(table(games, {name: figures(rs) for name, rs in runs.items()}), flush=True)
+            for col in columns:
+                r = runs[col.name][0]
+                print(
+                    f"  {col.name}: transport {r['transport']}, {r['mode']}, bot's loop"
+                    f" {r['loop']}, request {r['request']}",
+                    flush=True,
+                )
             print(flush=True)
     finally:
         if tmp is not None:
@@ -1029,6 +1484,17 @@ def orchestrate(args: argparse.Namespace) -> None:
                 ["git", "-C", str(REPO), "worktree", "remove", "--force", str(tmp / "old")],
                 check=False,
             )
+
+
+def choices(allowed: tuple[str, ...]) -> Any:
+    def parse_list(s: str) -> list[str]:
+        values = s.split(",")
+        for v in values:
+            if v not in allowed:
+                raise argparse.ArgumentTypeError(f"{v!r}: one of {', '.join(allowed)}")
+        return values
+
+    return parse_list
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
@@ -1047,18 +1513,41 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=1, help="runs per cell (median)")
-    ap.add_argument("--baseline", default=DEFAULT_BASELINE, help="git ref of the old code, or none")
+    ap.add_argument("--baseline", default="none", help="git ref of the old code, or none")
     ap.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE", help="a Settings override"
     )
     ap.add_argument(
         "--players",
-        type=lambda s: s.split(","),
+        type=choices(("dm", "app")),
         default=["dm"],
-        help="dm (tapping DM keyboards), app (Mini App players) or dm,app side by side "
-        "on this checkout (no baseline then)",
+        help="dm (tapping DM keyboards), app (Mini App players; --transport inprocess), "
+        "or dm,app side by side",
+    )
+    ap.add_argument(
+        "--transport",
+        type=choices(TRANSPORTS),
+        default=["tls"],
+        help="tls (default: the bot in its own process, production's request class over "
+        "loopback TLS), http (the same without TLS), inprocess (the comparison: the fake's "
+        "FakeRequest in one process); a list side by side",
+    )
+    ap.add_argument(
+        "--mode",
+        type=choices(MODES),
+        default=["polling"],
+        help="polling (getUpdates) or webhook (PTB's webhook server, the fake posting "
+        "the updates as Telegram does); tls and http only; a list side by side",
+    )
+    ap.add_argument(
+        "--loop",
+        type=choices(LOOPS),
+        default=["uvloop"],
+        help="the bot's event loop: uvloop (production's default) or asyncio; a list side by side",
     )
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--bot-checkout", default=str(REPO), help=argparse.SUPPRESS)
+    ap.add_argument("--bot-process", help=argparse.SUPPRESS)
     return ap.parse_args(argv)
 
 
@@ -1068,21 +1557,31 @@ def overrides_of(args: argparse.Namespace) -> dict[str, str]:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse(argv)
+    if args.bot_process:
+        sys.exit(bot_process(json.loads(args.bot_process)))
     if args.worker:
         sys.path.insert(0, os.environ.get("CAPACITY_CHECKOUT", str(REPO)))
         (games,) = args.games
-        result = asyncio.run(
-            measure(
-                games,
-                args.seconds,
-                args.warmup,
-                args.think,
-                args.seed,
-                overrides_of(args),
-                playing=args.playing,
-                players=args.players[0],
+        (transport,), (mode,), (loop,) = args.transport, args.mode, args.loop
+        # in-process the bot runs on this process's loop; else the world runs on uvloop
+        world_loop = loop if transport == "inprocess" else "uvloop"
+        with asyncio.Runner(loop_factory=loop_factory(world_loop)) as runner:
+            result = runner.run(
+                measure(
+                    games,
+                    args.seconds,
+                    args.warmup,
+                    args.think,
+                    args.seed,
+                    overrides_of(args),
+                    playing=args.playing,
+                    players=args.players[0],
+                    transport=transport,
+                    mode=mode,
+                    loop=loop,
+                    checkout=Path(args.bot_checkout),
+                )
             )
-        )
         print(json.dumps(result))
         return
     orchestrate(args)

@@ -2,7 +2,12 @@
 steps of the change path timed (thread CPU time) while tables play.
 
     nice -n 10 .venv/bin/python bench/press_sections.py [--games 64] [--seconds 30]
+        [--transport tls|http|inprocess] [--mode polling|webhook] [--loop uvloop|asyncio]
 
+As capacity.py does by default, the bot runs in its own process, production's request
+class talking to the fake Telegram over loopback TLS (``--transport``): the steps are
+timed there (:func:`in_bot`, capacity.py's hook) and the report comes back in a file;
+``--transport inprocess`` times them in the one process of the fake's FakeRequest.
 Each step's time is summed over the Hint and Play presses made once 90% of the tables
 played a card (and ``--warmup`` s more), and printed in ms per such press beside the
 bench's own CPU figures. Nested steps are counted in their parents too (``publish``
@@ -15,7 +20,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import functools
+import json
+import os
 import sys
+import tempfile
 import threading
 import time
 from collections import defaultdict
@@ -168,47 +176,120 @@ def wire(games: int, warmup: float, seconds: float) -> None:
     game_mod.GameService.change = change  # type: ignore[method-assign]
 
 
+def in_bot(
+    games: int, warmup: float, seconds: float, out: str, profile: str = "", sample: str = ""
+) -> Any:
+    """In the bot's process (capacity.py's hook): the steps wired before the bot is
+    built; what to call once it stopped (it writes the report to ``out``)."""
+    start_profile(profile, sample)
+    wire(games, warmup, seconds)
+
+    def finish() -> None:
+        dump_profile(profile, sample)
+        Path(out).write_text(json.dumps(summary()))
+
+    return finish
+
+
+def start_profile(profile: str, sample: str) -> None:
+    if sample:
+        from pyinstrument import Profiler
+
+        PROFILE.append(Profiler(interval=0.0005, async_mode="disabled"))
+    elif profile:
+        import cProfile
+
+        PROFILE.append(cProfile.Profile())
+
+
+def dump_profile(profile: str, sample: str) -> None:
+    if PROFILE and sample:
+        text = PROFILE[0].output_text(show_all=True, color=False, unicode=True)
+        Path(sample).write_text(text)
+    elif PROFILE:
+        PROFILE[0].dump_stats(profile)
+
+
+def summary() -> dict[str, Any]:
+    return {
+        "spent": spent,
+        "calls": calls,
+        "sizes": sizes,
+        "kinds": kinds,
+        "state": state,
+        "threads_cpu": threads_cpu,
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=64)
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--warmup", type=float, default=5.0)
     ap.add_argument("--think", type=float, default=3.0)
+    ap.add_argument("--transport", choices=capacity.TRANSPORTS, default="tls")
+    ap.add_argument("--mode", choices=capacity.MODES, default="polling")
+    ap.add_argument("--loop", choices=capacity.LOOPS, default="uvloop")
     ap.add_argument("--profile", help="write a cProfile of the window's main thread here")
     ap.add_argument("--sample", help="write a pyinstrument tree of the window here")
     args = ap.parse_args()
-    if args.sample:
-        from pyinstrument import Profiler
-
-        PROFILE.append(Profiler(interval=0.0005, async_mode="disabled"))
-    elif args.profile:
-        import cProfile
-
-        PROFILE.append(cProfile.Profile())
-    wire(args.games, args.warmup, args.seconds)
-    result = asyncio.run(
-        capacity.measure(args.games, args.seconds, args.warmup, args.think, 1, {}, playing=0.9)
+    profile, sample = os.path.abspath(args.profile or ""), os.path.abspath(args.sample or "")
+    profile, sample = profile if args.profile else "", sample if args.sample else ""
+    run = functools.partial(
+        capacity.measure,
+        args.games,
+        args.seconds,
+        args.warmup,
+        args.think,
+        1,
+        {},
+        playing=0.9,
+        transport=args.transport,
+        mode=args.mode,
+        loop=args.loop,
     )
-    n = max(1, state["presses"])
-    if PROFILE and args.sample:
-        text = PROFILE[0].output_text(show_all=True, color=False, unicode=True)
-        Path(args.sample).write_text(text)
-    elif PROFILE:
-        PROFILE[0].dump_stats(args.profile)
-    print(f"presses timed {state['presses']} (bench window: {result['presses']})")
+    if args.transport == "inprocess":
+        start_profile(profile, sample)
+        wire(args.games, args.warmup, args.seconds)
+        with asyncio.Runner(loop_factory=capacity.loop_factory(args.loop)) as runner:
+            result = runner.run(run())
+        dump_profile(profile, sample)
+        got = summary()
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = str(Path(tmp) / "sections.json")
+            hook_args = dict(
+                games=args.games, warmup=args.warmup, seconds=args.seconds, out=out,
+                profile=profile, sample=sample,
+            )  # fmt: skip
+            hook = {"file": str(Path(__file__).resolve()), "args": hook_args}
+            with asyncio.Runner(loop_factory=capacity.loop_factory("uvloop")) as runner:
+                result = runner.run(run(hook=hook))
+            got = json.loads(Path(out).read_text())
+    show(got, result)
+
+
+def show(got: dict[str, Any], result: dict[str, Any]) -> None:
+    spent, calls, sizes, kinds = got["spent"], got["calls"], got["sizes"], got["kinds"]
+    n = max(1, got["state"]["presses"])
+    print(
+        f"transport {result['transport']}, {result['mode']}, bot's loop {result['loop']},"
+        f" request {result['request']}"
+    )
+    print(f"presses timed {got['state']['presses']} (bench window: {result['presses']})")
     print("changes in the window:", dict(kinds))
     print(
         f"bench CPU ms per press: all {result['cpu_ms_per_press']:.2f}"
         f" / bot {result['bot_cpu_ms_per_press']:.2f}"
     )
-    for name, cpu in sorted(threads_cpu.items(), key=lambda kv: -kv[1]):
+    for name, cpu in sorted(got["threads_cpu"].items(), key=lambda kv: -kv[1]):
         print(f"  thread {name:21s} {cpu * 1000 / n:6.3f} ms per press")
     for label in sorted(k for k in calls if k not in spent):
         print(f"  {label:28s} {calls[label] / n:6.2f} per press")
     for label in sorted(spent, key=lambda k: -spent[k]):
         ms = spent[label] * 1000 / n
-        size = f", {sizes[label] // calls[label]:,} chars each" if sizes[label] else ""
-        print(f"  {label:28s} {ms:6.3f} ms per press  ({calls[label]} calls{size})")
+        size = f", {sizes[label] // calls[label]:,} chars each" if sizes.get(label) else ""
+        print(f"  {label:28s} {ms:6.3f} ms per press  ({calls.get(label, 0)} calls{size})")
 
 
 if __name__ == "__main__":

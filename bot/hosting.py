@@ -30,7 +30,7 @@ from telegram import Bot, Update
 from telegram.ext import ExtBot, _updater
 from telegram.ext._utils.webhookhandler import TelegramHandler, WebhookAppClass
 
-from bot import metrics
+from bot import eventloop, metrics
 from bot.app import ALLOWED_UPDATES, ShengjiApplication, TelegramUnreachable, TokenRefused, tune_gc
 from bot.config import Settings
 from bot.context import BotApp
@@ -76,10 +76,12 @@ def _run(app: ShengjiApplication, settings: Settings) -> None:
             " about 3 s apart after a burst of 20",
             settings.group_interval_seconds,
         )
-    # the loop python-telegram-bot runs on, made here: the health endpoint listens on it
-    # before the Application asks Telegram anything, and stops after the Application
-    loop = asyncio.new_event_loop()
+    # the loop python-telegram-bot runs on, made here (uvloop unless EVENT_LOOP=asyncio,
+    # bot.eventloop): the health endpoint listens on it before the Application asks
+    # Telegram anything, and stops after the Application
+    loop = eventloop.new_event_loop(settings.event_loop)
     asyncio.set_event_loop(loop)
+    log.info("event loop: %s", type(loop).__module__.split(".")[0])
     health: web.AppRunner | None = None
     quiet = OneLineOutage()
     for name in PTB_LOGGERS:

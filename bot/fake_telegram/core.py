@@ -83,6 +83,9 @@ class TelegramCore:
         self.commands: dict[tuple[str, str], list[JSON]] = {}
         self.files: dict[str, bytes] = {}
         self.webhook_url = ""
+        # what setWebhook gave besides the URL (``webhook.WebhookPoster`` sends with them)
+        self.webhook_secret = ""
+        self.webhook_connections = 40
         self.allowed_updates: frozenset[str] = DEFAULT_UPDATE_TYPES
         self.updates: list[JSON] = []  # not yet confirmed by an offset
         self.delivered_upto = 0  # highest update_id handed to the bot

@@ -161,16 +161,17 @@ class FakeTelegram:
         (looked at again one turn later, after the loop polled its sockets), not after
         polling on a wall-clock period. ``quiet`` covers work the loop cannot see (a
         database call in a thread, say); a bot whose ``busy`` check reports that work
-        needs none (``quiet=0``). Needs asyncio's own event loop."""
+        needs none (``quiet=0``). On asyncio's own loop it sees every callback due and
+        every timer; on another (uvloop) only the tasks that can run, and timers through
+        ``busy`` (:func:`_runnable`)."""
         quiet = self.settle_quiet if quiet is None else quiet
         timeout = self.settle_timeout if timeout is None else timeout
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        ready: Sized = loop._ready  # type: ignore[attr-defined]  # callbacks due this turn
         confirmed = False
         while True:
             # (other settle() calls looking again, as this one does, are no work)
-            running = len(ready) - _looking_again[0]
+            running = _runnable(loop) - _looking_again[0]
             if loop.time() > deadline:
                 self._not_settled(timeout, running)
             if running:  # some task can run now: the bot (or the test) is at work
@@ -496,11 +497,32 @@ def _wake(woken: asyncio.Future[None]) -> None:
         woken.set_result(None)
 
 
+def _runnable(loop: asyncio.AbstractEventLoop) -> int:
+    """How much can run at the loop's next turn: asyncio's own loop shows its queue of
+    callbacks due; another loop (uvloop, in C) shows nothing, so the tasks that can run are
+    counted instead (a task not waiting, or waiting on a future already done), this one
+    aside. Callbacks that are no task's step (a protocol's) are then unseen: ``quiet``
+    and ``busy`` cover the rest."""
+    ready: Sized | None = getattr(loop, "_ready", None)  # callbacks due this turn
+    if ready is not None:
+        return len(ready)
+    me = asyncio.current_task()
+    return sum(
+        1
+        for task in asyncio.all_tasks(loop)
+        if task is not me
+        and ((waiter := getattr(task, "_fut_waiter", None)) is None or waiter.done())
+    )
+
+
 def _timer_due(loop: asyncio.AbstractEventLoop, within: float) -> bool:
     """A timer of the loop (a sleep, a scheduled job's wake-up) goes off within ``within``
-    s, other settle() calls' aside."""
+    s, other settle() calls' aside. A loop that shows no timers (uvloop): none seen (a
+    bot's ``busy`` check reports its own timers due)."""
     until = loop.time() + within
-    scheduled: list[asyncio.TimerHandle] = loop._scheduled  # type: ignore[attr-defined]
+    scheduled: list[asyncio.TimerHandle] | None = getattr(loop, "_scheduled", None)
+    if scheduled is None:
+        return False
     return any(h.when() <= until and not h.cancelled() and h not in _polls for h in scheduled)
 
 

@@ -172,6 +172,8 @@ async def get_updates(core: TelegramCore, p: Params) -> list[JSON]:
 @api("setWebhook")
 async def set_webhook(core: TelegramCore, p: Params) -> bool:
     core.webhook_url = p.str("url") or ""
+    core.webhook_secret = p.str("secret_token") or ""
+    core.webhook_connections = min(max(p.int("max_connections", 40) or 40, 1), 100)
     core.wake_polls()  # a long poll under way ends; the next one is refused (409)
     if p.bool("drop_pending_updates"):
         core.updates.clear()

@@ -26,7 +26,8 @@ class HttpServer:
         return f"{self.scheme}://127.0.0.1:{self.port}/bot"
 
     async def start(self, ssl_context: ssl.SSLContext | None = None) -> None:
-        """Listen on a free port; over TLS (``https``) with ``ssl_context`` (a server's)."""
+        """Listen on a free port; with ``ssl_context`` (a server context holding a
+        certificate for 127.0.0.1), over TLS at an ``https`` base URL."""
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.5)
@@ -34,8 +35,8 @@ class HttpServer:
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))  # the OS picks a free port; no races between tests
         self.port = sock.getsockname()[1]
-        self.scheme = "https" if ssl_context is not None else "http"
         await web.SockSite(self._runner, sock, ssl_context=ssl_context).start()
+        self.scheme = "http" if ssl_context is None else "https"
 
     async def stop(self) -> None:
         if self._runner is not None:

@@ -400,10 +400,12 @@ def _keyboard(
         more.append(Button(t(lang, label), cb(Kind.TALLY)))
     if not own.auto and phase != "done":
         more.append(Button(t(lang, "btn.auto.on"), cb(Kind.AWAY)))
-    if more:
-        rows.append(more)
+    # one row with the Mini App's button: the hand message stays as short as it was
+    tail: list[Button | WebAppButton] = [*more]
     if app_url:
-        rows.append([WebAppButton(t(lang, "btn.table"), app_url)])
+        tail.append(WebAppButton(t(lang, "btn.table"), app_url))
+    if tail:
+        rows.append(tail)
     return Keyboard.of(rows) if rows else None
 
 

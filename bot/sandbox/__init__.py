@@ -18,6 +18,7 @@ import itertools
 import signal
 import sys
 
+from bot import eventloop
 from bot.config import Settings
 from bot.game import SeedSource
 from bot.sandbox.web import serve
@@ -40,8 +41,9 @@ def run(
     lang: str = "zh",
     seed_source: SeedSource | None = None,
 ) -> int:
-    """Run the sandbox until Ctrl-C (or SIGTERM); prints the page's address."""
-    return asyncio.run(_main(settings, host, port, lang, seed_source))
+    """Run the sandbox until Ctrl-C (or SIGTERM); prints the page's address. On the
+    event loop the bot runs on (``EVENT_LOOP``, bot.eventloop)."""
+    return eventloop.run(_main(settings, host, port, lang, seed_source), settings.event_loop)
 
 
 async def _main(
