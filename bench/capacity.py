@@ -1542,8 +1542,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument(
         "--loop",
         type=choices(LOOPS),
-        default=["uvloop"],
-        help="the bot's event loop: uvloop (production's default) or asyncio; a list side by side",
+        default=["asyncio"],
+        help="the bot's event loop: asyncio (production's default) or uvloop; a list side by side",
     )
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--bot-checkout", default=str(REPO), help=argparse.SUPPRESS)

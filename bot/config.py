@@ -138,10 +138,13 @@ class Settings(BaseSettings):
     # COMPUTER_WALL_MAX_SECONDS, whichever comes first (waiting for a free worker counts).
     computer_wall_factor: float = Field(default=1.5, gt=0)
     computer_wall_max_seconds: float = Field(default=2.0, gt=0, le=2.0)
-    # The event loop the bot runs on: "uvloop" (the default; where it is not installed,
-    # asyncio's, said once in the log) or "asyncio" (Python's own, e.g. to rule uvloop out
-    # when chasing a fault). The same bot on either; uvloop spends less CPU a press.
-    event_loop: Literal["uvloop", "asyncio"] = "uvloop"
+    # The event loop the bot runs on: "asyncio" (Python's own, the default) or "uvloop"
+    # (where it is installed; else asyncio's, said once in the log): 3-9% less CPU a press
+    # (docs/scaling.md), but the Mini App's connection cap (bot/webapp/net.py) does not
+    # hold on it yet: past the cap uvloop drops connections instead of answering 503, and
+    # a process out of descriptors logs a traceback a connection. Opt in where the Mini
+    # App is off or behind a proxy that caps connections itself.
+    event_loop: Literal["uvloop", "asyncio"] = "asyncio"
 
     @model_validator(mode="before")
     @classmethod

@@ -81,7 +81,7 @@ def _run(app: ShengjiApplication, settings: Settings) -> None:
     # Telegram anything, and stops after the Application
     loop = eventloop.new_event_loop(settings.event_loop)
     asyncio.set_event_loop(loop)
-    log.info("event loop: %s", type(loop).__module__.split(".")[0])
+    log.debug("event loop: %s", type(loop).__module__.split(".")[0])
     health: web.AppRunner | None = None
     quiet = OneLineOutage()
     for name in PTB_LOGGERS:
