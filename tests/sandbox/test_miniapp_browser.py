@@ -1244,7 +1244,14 @@ def check_tricks_panel(page: Page, lang: str, failed: bool) -> dict[str, Any]:
     return doc
 
 
-@pytest.mark.parametrize("lang", list(RUNS))
+# the panels at both sizes in both themes, Chinese at 320×568 dark (issue 36 asks it read well)
+PANEL_RUNS = {
+    "en": ((PHONE, "light"), (SMALL, "dark")),
+    "zh": ((SMALL, "dark"), (PHONE, "light")),
+}
+
+
+@pytest.mark.parametrize("lang", list(PANEL_RUNS))
 def test_the_hands_tricks_and_the_matchs_history_one_tap_from_the_table(
     tmp_path: Path, browser: Browser, lang: str
 ) -> None:
@@ -1278,7 +1285,7 @@ def test_the_hands_tricks_and_the_matchs_history_one_tap_from_the_table(
             src = page.locator("#miniapp iframe").get_attribute("src")
             assert src
             page.locator("#miniapp .miniapp-close").click()
-            (size, scheme), (size2, scheme2) = RUNS[lang]
+            (size, scheme), (size2, scheme2) = PANEL_RUNS[lang]
             app = open_app(browser, address, src, errors, "app", size, scheme, locale)
             other = open_app(browser, address, src, errors, "other", size2, scheme2, locale)
             pages = {f"{size['width']}-{scheme}": app, f"{size2['width']}-{scheme2}": other}
