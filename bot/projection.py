@@ -32,7 +32,7 @@ from engine.reasons import Reason
 from engine.records import Trick, failed_throw_penalty
 from engine.scoring import TAKE_OVER, Side, next_threshold
 from engine.seats import Seat, Team
-from engine.tricks import followable, play_kind, unfollowable_reason
+from engine.tricks import followable, play_kind, unfollowable_reasons
 from engine.view import Observation, Phase, PublicView, ToAct
 
 Mark = Literal["throw", "ruff"]
@@ -317,10 +317,7 @@ def _own(
     if following and trick is not None and trick.plays:
         lead = trick.plays[0].cards
         playable = tuple(sorted(followable(obs.ctx, lead, obs.hand)))
-        refusals = {
-            c: unfollowable_reason(obs.ctx, lead, obs.hand, c)
-            for c in set(obs.hand).difference(playable)
-        }
+        refusals = unfollowable_reasons(obs.ctx, lead, obs.hand, set(obs.hand).difference(playable))
     return Own(
         seat=seat,
         hand=tuple(obs.hand),

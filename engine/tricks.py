@@ -18,7 +18,7 @@ players' hot path, so they work on counts and cached lead summaries.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
@@ -240,6 +240,24 @@ def unfollowable_reason(
         if tractor_cover(profile_of(ctx, pair_ids(ctx, same, klass), klass), info.caps):
             return MUST_PLAY_TRACTOR
     return MUST_PLAY_PAIR
+
+
+def unfollowable_reasons(
+    ctx: TrumpContext, lead: Sequence[int], hand: Sequence[int], cards: Iterable[int]
+) -> dict[int, str]:
+    """:func:`unfollowable_reason` for each of ``cards``; the reason for the led class's
+    cards is the same for all of them, worked out once."""
+    klass = lead_summary(ctx, tuple(lead)).klass
+    inside: str | None = None
+    out: dict[int, str] = {}
+    for c in cards:
+        if ctx.suit_class[c] != klass:
+            out[c] = MUST_FOLLOW_SUIT
+        else:
+            if inside is None:
+                inside = unfollowable_reason(ctx, lead, hand, c)
+            out[c] = inside
+    return out
 
 
 def random_follow(

@@ -26,11 +26,10 @@ from tests.e2e.harness import (
     play_out,
     press,
     running_bot,
-    seat_players,
     service,
     wait_for,
 )
-from tests.e2e.test_computers import choose_strength
+from tests.e2e.test_computers import alice_and_three_computers, choose_strength
 
 SEED = DEFAULT_SEED + 3  # Alice can show before any computer in this deal
 
@@ -55,14 +54,7 @@ def in_the_loop(monkeypatch) -> Counter[str]:
 
 async def start_with_computers(world, app, group, alice) -> int:
     await choose_strength(world, alice, group, "普通")
-    game_id, lobby = await seat_players(world, group, [alice])
-    for _ in range(3):
-        lobby = world.last_message(group, from_bot=True)
-        await alice.press(lobby, data=find(lobby, "C").data)
-        await world.settle()
-    lobby = world.last_message(group, from_bot=True)
-    await alice.press(lobby, data=find(lobby, "S").data)
-    return game_id
+    return await alice_and_three_computers(world, group, alice)
 
 
 async def test_a_computer_declares_and_buries_through_the_pool(tmp_path, in_the_loop):

@@ -34,6 +34,7 @@ from engine.tricks import (
     throw_beater,
     trick_winner,
     unfollowable_reason,
+    unfollowable_reasons,
 )
 from engine.units import pair_ids, shape_names
 from tests.engine.helpers import case_ctx, ctx_of, load_cases
@@ -701,7 +702,12 @@ def test_the_reason_of_an_unfollowable_card_is_one_a_play_holding_it_is_refused_
     hand = rng.sample(rest, min(len(rest), len(lead) + rng.randint(0, 5)))
     if len(hand) < len(lead):
         return
-    for card in set(hand) - followable(ctx, lead, hand):
+    out = set(hand) - followable(ctx, lead, hand)
+    # the reasons of them all at once (as the projection asks) are each card's own
+    assert unfollowable_reasons(ctx, lead, hand, out) == {
+        c: unfollowable_reason(ctx, lead, hand, c) for c in out
+    }
+    for card in out:
         reasons = set()
         for chosen in itertools.combinations(range(len(hand)), len(lead)):
             play = [hand[i] for i in chosen]
