@@ -230,3 +230,57 @@ def _compare_throws_over_a_hand(seed: int) -> set[int]:
                 assert failed[0].penalty == direct.penalty
         state.apply(random_action(state, rng))
     return fines
+
+
+def _beatable_by(ctx: TrumpContext, unit, klass: int, hand: list[int]) -> bool:
+    """RULES 8.3 read literally: does ``hand`` hold a unit of ``unit``'s kind and size in
+    ``klass`` above it? Pairs by counting copies, tractors as runs of pair ranks."""
+    mine = [c for c in hand if ctx.suit_class[c] == klass]
+    if unit.pairs == 0:
+        return any(ctx.order[c] > unit.top for c in mine)
+    pair_ranks = {ctx.order[c] for c in set(mine) if mine.count(c) >= 2}
+    return any(
+        top > unit.top and all(top - j in pair_ranks for j in range(unit.pairs))
+        for top in pair_ranks
+    )
+
+
+def _forced_by_the_book(ctx: TrumpContext, throw: list[int], others: list[list[int]]):
+    """The forced unit as RULES 8.3 words it: of the units some other hand beats, the
+    lowest top, then the smaller unit, then the last in display order."""
+    units = decompose(ctx, throw)
+    klass = ctx.suit_class[throw[0]]
+    beaten = [u for u in units if any(_beatable_by(ctx, u, klass, h) for h in others)]
+    if len(units) == 1 or not beaten:
+        return None
+    lowest = min((u.top, u.pairs) for u in beaten)
+    ties = [u for u in beaten if (u.top, u.pairs) == lowest]
+    last = max(ties, key=lambda u: ctx.sort_key[u.cards[0]])
+    return sorted(last.cards)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.integers(0, 12),
+    st.one_of(st.none(), st.integers(0, 3)),
+    st.booleans(),
+    st.integers(0, 2**32),
+)
+def test_forced_unit_equals_rules_8_3_read_literally(level, trump, twos, seed):
+    """Random deals and random multi-unit throws (level cards and permanent 2s included):
+    the engine forces exactly the unit the rule book's words name."""
+    ctx = TrumpContext(level, trump, twos and level != 0)
+    rng = random.Random(seed)
+    shoe = new_shoe()
+    rng.shuffle(shoe)
+    hands = [shoe[i * 25 : (i + 1) * 25] for i in range(4)]
+    for _ in range(8):
+        klass = ctx.suit_class[rng.choice(hands[0])]
+        same = [c for c in hands[0] if ctx.suit_class[c] == klass]
+        if len(same) < 2:
+            continue
+        throw = rng.sample(same, rng.randint(2, min(len(same), 8)))
+        got = check_throw(ctx, throw, hands[1:])
+        assert (None if got is None else sorted(got)) == _forced_by_the_book(
+            ctx, throw, hands[1:]
+        ), format_cards(ctx.sorted(throw))
