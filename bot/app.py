@@ -24,6 +24,7 @@ from telegram.ext import (
     ChatMemberHandler,
     CommandHandler,
     MessageHandler,
+    TypeHandler,
     Updater,
     filters,
 )
@@ -40,7 +41,7 @@ from bot.handlers.help import dm_pointer, help_cmd
 from bot.handlers.history import last_cmd, stats_cmd
 from bot.handlers.lobby import newgame, start
 from bot.handlers.manage import endgame_cmd, takeover_cmd
-from bot.handlers.play import on_callback
+from bot.handlers.play import on_callback, on_press
 from bot.handlers.rules import rules_cmd
 from bot.handlers.settings import settings_cmd, startlevel_cmd
 from bot.i18n import t
@@ -49,6 +50,7 @@ from bot.members import Members
 from bot.messages import Clock, LoopClock
 from bot.metrics import Metrics
 from bot.outbox import Outboxes
+from bot.presses import CallbackPress, PressBot
 from bot.processor import GameUpdateProcessor
 from bot.publish import HandInput, Publisher
 from bot.ratelimit import ChatRateLimiter
@@ -118,21 +120,25 @@ def build_application(
     clock = clock or LoopClock()
     metrics = Metrics()
     wiring = {"settings": settings, "clock": clock, "seed_source": seed_source, "metrics": metrics}
+    # PTB's ExtBot, reading presses lean when polling (bot/presses.py)
+    bot = PressBot(
+        settings.bot_token,
+        base_url=settings.telegram_base_url,
+        # every Bot API call is counted (bot/request.py's client by default)
+        request=metrics.instrument(request or bot_api_client(settings, 256)),
+        # updates read without the pressed message's keyboard
+        get_updates_request=UpdatesRequest(
+            get_updates_request or bot_api_client(settings, 1), metrics
+        ),
+        # per-chat limits behind the outboxes' own pacing; a 429 holds its chat only
+        rate_limiter=ChatRateLimiter(clock, overall_rate=settings.overall_writes_per_second),
+    )
     builder = (
         ApplicationBuilder()
-        .token(settings.bot_token)
-        .base_url(settings.telegram_base_url)
+        .bot(bot)
         .context_types(CONTEXT_TYPES)
         .application_class(ShengjiApplication, kwargs=wiring)
         .concurrent_updates(GameUpdateProcessor())
-        # per-chat limits behind the outboxes' own pacing; a 429 holds its chat only
-        .rate_limiter(ChatRateLimiter(clock, overall_rate=settings.overall_writes_per_second))
-    )
-    # every Bot API call is counted (bot/request.py's client by default)
-    builder = builder.request(metrics.instrument(request or bot_api_client(settings, 256)))
-    # updates read without the pressed message's keyboard (bot/updates.py)
-    builder = builder.get_updates_request(
-        UpdatesRequest(get_updates_request or bot_api_client(settings, 1), metrics)
     )
     app = builder.build()
     assert isinstance(app, ShengjiApplication)
@@ -148,7 +154,8 @@ def build_application(
     app.add_handler(CommandHandler("last", last_cmd))
     app.add_handler(CommandHandler("stats", stats_cmd))
     app.add_handler(CommandHandler("help", help_cmd))
-    app.add_handler(CallbackQueryHandler(on_callback))
+    app.add_handler(TypeHandler(CallbackPress, on_press))  # a press read lean (polling)
+    app.add_handler(CallbackQueryHandler(on_callback))  # a press as PTB's (the webhook)
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
     app.add_handler(ChatMemberHandler(on_my_member, ChatMemberHandler.MY_CHAT_MEMBER))
     # last: anything else typed in the DM gets a pointer to /help
@@ -355,6 +362,9 @@ async def _on_error(update: object, context: Context) -> None:
         return
     if update is None and isinstance(error, TelegramError):  # polling, answered: say why
         log.error("polling for updates failed (PTB asks again, at most every 30 s): %s", error)
+        return
+    if isinstance(update, CallbackPress):  # answered by on_press itself
+        log.error("%s failed", describe(update, context), exc_info=error)
         return
     if not isinstance(update, Update):
         log.error("%s failed", type(update).__name__, exc_info=error)

@@ -47,6 +47,7 @@ from telegram._utils.types import ODVInput
 from telegram.request import BaseRequest, RequestData
 
 from bot.context import BotApp
+from bot.presses import CallbackPress
 from bot.reach import GATEWAY_ERRORS, MethodFailed, Reach, reason_of
 from bot.version import __version__
 
@@ -107,13 +108,21 @@ class Metrics:
         self.registry.register(_ServiceCollector(app))
 
     def received(self, update: object) -> None:
-        """An update reaches the Application (called by its ``process_update``)."""
-        if not isinstance(update, Update):
-            return
-        kind = next((k for k in Update.ALL_TYPES if getattr(update, k, None) is not None), "other")
+        """An update reaches the Application (called by its ``process_update``): PTB's
+        ``Update``, or a press read lean (``bot.presses``)."""
+        if isinstance(update, CallbackPress):
+            self._received(Update.CALLBACK_QUERY, update.query_id)
+        elif isinstance(update, Update):
+            kind = next(
+                (k for k in Update.ALL_TYPES if getattr(update, k, None) is not None), "other"
+            )
+            query = update.callback_query
+            self._received(kind, query.id if query is not None else None)
+
+    def _received(self, kind: str, query_id: str | None) -> None:
         self.updates.labels(kind).inc()
-        if update.callback_query is not None:
-            self._pressed[update.callback_query.id] = time.monotonic()
+        if query_id is not None:
+            self._pressed[query_id] = time.monotonic()
             while len(self._pressed) > _PENDING_LIMIT:
                 self._pressed.popitem(last=False)
 

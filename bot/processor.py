@@ -18,8 +18,12 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
+from bot.presses import CallbackPress
+
 
 def update_key(update: object) -> Hashable:
+    if isinstance(update, CallbackPress):  # a press read lean: the same key as PTB's
+        return ("user", update.user_id)
     if not isinstance(update, Update):
         return "other"
     if update.my_chat_member is None:

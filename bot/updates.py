@@ -8,6 +8,9 @@ data; what each message shows is known to its outbox), so both are dropped from 
 JSON before PTB builds the update.
 :class:`UpdatesRequest` does that for long polling (``getUpdates``), through PTB's
 documented hook for reading answers, ``BaseRequest.parse_json_payload``.
+
+A press is then read into a ``bot.presses.CallbackPress`` (who pressed what, where), not
+into PTB's ``Update`` objects; every other update stays PTB's.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from bot.game import GameService
 from bot.members import Members
 from bot.messages import Content
 from bot.models import ChatSettings
+from bot.presses import CallbackPress
 
 
 def service(context: Context) -> GameService:
@@ -26,24 +27,28 @@ def members(context: Context) -> Members:
     return context.bot_data.members
 
 
-async def chat_lang(context: Context, update: Update, settings: ChatSettings | None = None) -> str:
+async def chat_lang(
+    context: Context, update: Update | CallbackPress, settings: ChatSettings | None = None
+) -> str:
     """In a group, the group's language (its setting, which its first game's creator
     chose; else an open game's); in a private chat, and in a group that never had a
     game, the user's Telegram language; else the default. ``settings``: the group's,
     if the caller read them already."""
     svc = service(context)
-    chat = update.effective_chat
+    if isinstance(update, CallbackPress):
+        chat_id, chat_type, user_lang = update.chat_id, update.chat_type, update.language_code
+    else:
+        chat, user = update.effective_chat, update.effective_user
+        chat_id, chat_type = (chat.id, chat.type) if chat is not None else (None, None)
+        user_lang = user.language_code if user else None
     group_lang = None
-    if chat is not None and chat.type != "private":
+    if chat_id is not None and chat_type != "private":
         if settings is None:
-            settings = await context.bot_data.chats.settings(chat.id)
+            settings = await context.bot_data.chats.settings(chat_id)
         group_lang = settings.lang
         if group_lang is None:  # a game opened before groups remembered a language
-            group_lang = next((g.rec.lang for g in await svc.games_in(chat.id)), None)
-    user = update.effective_user
-    return i18n.pick(
-        group_lang, user.language_code if user else None, svc.settings.default_language
-    )
+            group_lang = next((g.rec.lang for g in await svc.games_in(chat_id)), None)
+    return i18n.pick(group_lang, user_lang, svc.settings.default_language)
 
 
 async def group_command(
@@ -113,31 +118,37 @@ async def edit_query_message(
     box.put(key, Content(text, reply_markup, parse_mode == ParseMode.HTML), reply=True)
 
 
-def describe(update: Update, context: Context) -> str:
+def describe(update: Update | CallbackPress, context: Context) -> str:
     """Which update, where: its id, chat, the chat's open games (a DM: the games its
     person sits in) and the command's name; never names, texts or arguments (they are
     personal data)."""
     parts = [f"update {update.update_id}"]
-    chat = update.effective_chat
-    if chat is not None:
-        parts.append(f"in chat {chat.id}")
+    if isinstance(update, CallbackPress):
+        chat_id, data = update.chat_id, update.data
+    else:
+        chat = update.effective_chat
+        chat_id = chat.id if chat is not None else None
+        query = update.callback_query
+        data = query.data if query is not None else None
+    if chat_id is not None:
+        parts.append(f"in chat {chat_id}")
         svc = context.bot_data.service if context.bot_data.running else None
         games = [
             g.rec.id
             for g in (svc.games.values() if svc else ())
             if g.rec.status in ("lobby", "running")
-            and (g.rec.chat_id == chat.id or (chat.id > 0 and g.rec.seat_of(chat.id) is not None))
+            and (g.rec.chat_id == chat_id or (chat_id > 0 and g.rec.seat_of(chat_id) is not None))
         ]
         if games:
             parts.append("game " + ", ".join(map(str, games)))
-    query = update.callback_query
-    if query is not None:
+    if isinstance(update, CallbackPress) or update.callback_query is not None:
         try:
-            press = codec.decode(query.data)
+            press = codec.decode(data)
             parts.append(f"press {press.kind} of game {press.game}")
         except codec.BadData:
             parts.append("a press")
+        return " ".join(parts)
     msg: Message | None = update.effective_message
-    if query is None and msg is not None and (msg.text or "").startswith("/"):
+    if msg is not None and (msg.text or "").startswith("/"):
         parts.append("command " + (msg.text or "").split()[0].split("@")[0][:32])
     return " ".join(parts)

@@ -29,61 +29,64 @@ from bot.handlers import chat_lang, describe, is_admin, service
 from bot.handlers.manage import end_press
 from bot.handlers.settings import settings_press
 from bot.i18n import t
+from bot.presses import CallbackPress
 from bot.store import database_fault
 
 log = logging.getLogger(__name__)
 
 
 async def on_callback(update: Update, context: Context) -> None:
-    query = update.callback_query
-    if query is None:
-        return
+    """A press that arrived as python-telegram-bot's ``Update`` (the webhook's)."""
+    if update.callback_query is not None:
+        await on_press(CallbackPress.of_update(update), context)
+
+
+async def on_press(press: CallbackPress, context: Context) -> None:
+    """A press (long polling reads it lean: ``bot.presses``), answered at once."""
     try:
-        answer = await _route(update, context)
+        answer = await _route(press, context)
     except StepFailed:  # logged with the game's id; the game is as it was saved
-        answer = Answer(t(await chat_lang(context, update), "error.undone"), alert=True)
+        answer = Answer(t(await chat_lang(context, press), "error.undone"), alert=True)
     except Exception as e:
         if fault := database_fault(e):  # a full disk: one line, no traceback
-            log.error("%s failed (%s)", describe(update, context), fault)
+            log.error("%s failed (%s)", describe(press, context), fault)
         else:
-            log.exception("%s failed", describe(update, context))
-        answer = Answer(t(await chat_lang(context, update), "error"), alert=True)
+            log.exception("%s failed", describe(press, context))
+        answer = Answer(t(await chat_lang(context, press), "error"), alert=True)
     try:
-        await query.answer(answer.text[:200] or None, show_alert=answer.alert)
+        await context.bot.answer_callback_query(
+            press.query_id, answer.text[:200] or None, show_alert=answer.alert
+        )
     except TelegramError as e:
         log.info("could not answer callback: %s", e)
 
 
-async def _route(update: Update, context: Context) -> Answer:
-    query = update.callback_query
-    assert query is not None
+async def _route(press: CallbackPress, context: Context) -> Answer:
     try:
-        button = codec.parse(query.data)
+        button = codec.parse(press.data)
     except codec.BadData:
-        return Answer(t(await chat_lang(context, update), "bad_button"))
+        return Answer(t(await chat_lang(context, press), "bad_button"))
     if isinstance(button, SettingsButton):
-        return await settings_press(update, context, button)
+        return await settings_press(press.update(context.bot), context, button)
     svc = service(context)
     # a press on a message of an ended game changes nothing: the game is read from the
     # disk and stays there (``detached``), answered as the table answers it (stale)
     game = await svc.read(button.game)
     if game is None:
-        return Answer(t(await chat_lang(context, update), "stale"))
-    user = query.from_user
+        return Answer(t(await chat_lang(context, press), "stale"))
+    user_id = press.user_id
     match button:
         case EndButton():  # closes the question; changes a game only while it runs
-            return await end_press(update, context, game, button)
+            return await end_press(press.update(context.bot), context, game, button)
         case LobbyButton() if game.detached:
             return Answer(t(game.rec.lang, "stale"))  # a lobby's answers: the group's words
         case _ if game.detached:
-            return Answer(t(game.rec.user_lang(user.id, user.language_code), "stale"))
+            return Answer(t(game.rec.user_lang(user_id, press.language_code), "stale"))
         case LobbyButton():
-            boss = button.kind == Kind.LEAVE or user.id == game.rec.creator_id
-            admin = not boss and await is_admin(context, game.rec.chat_id, user.id)
-            return await context.bot_data.lobby.press(game, button.command(user.id, admin))
+            boss = button.kind == Kind.LEAVE or user_id == game.rec.creator_id
+            admin = not boss and await is_admin(context, game.rec.chat_id, user_id)
+            return await context.bot_data.lobby.press(game, button.command(user_id, admin))
         case _:
-            msg = query.message
-            private = msg is not None and msg.chat.type == "private"
-            dm_message = msg.message_id if msg is not None and private else None
-            command = button.command(user.id, user.language_code)
+            dm_message = press.message_id if press.private else None
+            command = button.command(user_id, press.language_code)
             return await context.bot_data.hands.press(game, command, dm_message)
