@@ -10,6 +10,9 @@ Intermediate states are dropped, the final state never is (unless delivering it
 failed): whoever renders a message makes its newest state show what older ones would
 have (the group's table repeats the tricks its readers missed). A state put as
 *urgent* (a finished trick) goes out at once, before a live message's calm is over.
+A state may also be put as its renderer (``put_later``: the group's live table), asked
+for the message's newest state only when the chat delivers it: the states a calm
+replaces are never rendered.
 
 What each message shows is remembered as a digest of its text and keyboard, with its
 message id, through ``on_shown`` (the store, waited for: a new message's id) and
@@ -48,6 +51,7 @@ import logging
 import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import ParseMode
@@ -74,11 +78,18 @@ def _ptb(markup: InlineKeyboardMarkup | Keyboard | None) -> InlineKeyboardMarkup
     return markup
 
 
+# a message's newest state, rendered when its chat delivers it (``Outbox.put_later``);
+# given the slot (what it shows now); None: nothing to deliver any more
+Later = Callable[["Slot"], Awaitable[Content | None]]
+
+
 @dataclass
 class Slot:
     key: str
     family: str | None
     desired: Content | None
+    # the newest state, not rendered yet (``desired`` is older): the slot may be dirty
+    later: Later | None = None
     # the digest of what the message shows now (None: unknown, or nothing yet)
     shown: str | None = None
     # the tag of the state it shows (None: unknown, e.g. after a restart)
@@ -105,6 +116,8 @@ class Slot:
 
     @property
     def dirty(self) -> bool:
+        if self.later is not None:
+            return True  # maybe: known once rendered (``Outbox._render``)
         if self.desired is None:
             return False
         if self.resend or self.message_id is None:
@@ -174,6 +187,36 @@ class Outbox:
         ``calm``: a state of this message waits that long after its last edit, unless
         it (or a state it replaced before its turn) is ``urgent``. ``reply``: an answer
         to a person, delivered before every other changed slot of the chat."""
+        self._put(key, content, None, family, resend, oneshot, thread_id, urgent, calm, reply)
+
+    def put_later(
+        self,
+        key: str,
+        render: Later,
+        *,
+        family: str | None = None,
+        thread_id: int | None = None,
+        urgent: bool = False,
+        calm: float = 0.0,
+    ) -> None:
+        """As :meth:`put`, the state given as its renderer: called when the chat
+        delivers the message (after its calm, in its turn), and only then, for the
+        newest state; a ``render`` put since replaces it unrendered."""
+        self._put(key, None, render, family, False, False, thread_id, urgent, calm, False)
+
+    def _put(
+        self,
+        key: str,
+        content: Content | None,
+        later: Later | None,
+        family: str | None,
+        resend: bool,
+        oneshot: bool,
+        thread_id: int | None,
+        urgent: bool,
+        calm: float,
+        reply: bool,
+    ) -> None:
         if key in self._dropped:
             return
         slot = self.slots.get(key)
@@ -187,7 +230,9 @@ class Outbox:
                 key, family, content, oneshot=oneshot, thread_id=thread_id
             )
         slot.urgent = slot.urgent or urgent
-        slot.desired = content
+        if later is None:
+            slot.desired = content
+        slot.later = later
         slot.calm = calm
         slot.reply = reply
         slot.resend = slot.resend or (resend and slot.message_id is not None)
@@ -335,6 +380,8 @@ class Outbox:
             if wait > 0:
                 await self._pause(wait)
                 continue  # pick again: newer states (a reply) may have arrived meanwhile
+            if slot.later is not None and not await self._render(slot):
+                continue  # the newest state shows nothing new: no call
             self._tokens -= 1
             slot.delivered_at = self.clock.now()
             urgent = slot.urgent
@@ -364,6 +411,22 @@ class Outbox:
                     slot.key,
                 )
                 self._give_up(slot, content)
+
+    async def _render(self, slot: Slot) -> bool:
+        """Render the slot's newest state (``put_later``); whether it is to be
+        delivered. A renderer that fails gives that state up, logged once."""
+        later: Any = slot.later
+        try:
+            content = await later(slot)
+        except Exception:
+            log.exception("chat %s: rendering message %s failed", self.chat_id, slot.key)
+            content = None
+        if slot.later is later:  # else a newer renderer came meanwhile: it goes next
+            slot.later, slot.desired = None, content  # None: the message stays as it is
+        if not slot.dirty:
+            slot.urgent = False
+            return False
+        return slot.later is None
 
     def _give_up(self, slot: Slot, content: Content) -> None:
         """Never retry ``content``; a newer state put meanwhile is still delivered."""

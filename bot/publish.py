@@ -18,7 +18,8 @@ coalesces, skips what a message already shows and spends the chat's rate budget.
   waits, but for a turn reaching them while they may be away; when the app closes the
   DM is brought up to date at once (``bot.webapp.live``), so it is never stale.
 * The group: whatever ``render.table.group_messages`` lists, edited in place, the live
-  table at most every ``CALM_INTERVALS`` pacing intervals, but a state in which a trick
+  table at most every ``CALM_INTERVALS`` pacing intervals (rendered when it goes out:
+  ``Outbox.put_later``), but a state in which a trick
   was just completed goes out at once (*urgent*). Whatever the group's output skipped,
   the next table delivered shows again in full: each render is told how many finished
   tricks the table the group reads now has shown (its outbox slot's tag), so no finished
@@ -45,7 +46,7 @@ from bot.live import Answer, Game, StepFailed, Tables
 from bot.messages import Clock, Content, slot_key
 from bot.models import GameRecord
 from bot.outbox import Outboxes, Slot
-from bot.projection import Deadline, Projections, clock_of
+from bot.projection import Deadline, Projection, Projections, clock_of
 from bot.render import hand as render_hand
 from bot.render import history as render_history
 from bot.render import table as render_table
@@ -262,20 +263,21 @@ class Publisher:
         if match is None:
             return
         shown = self.projections.of(game, None)
-        done = shown.tricks_done
         # a trick just won goes out at once
         urgent = any(isinstance(e, TrickWon) for e in events)
         if urgent:
             self._won_at[rec.id] = self.clock.now()
-        seen = _seen(box.slots.get(render_table.table_key(rec, match.hand_number)))
         calm = CALM_INTERVALS * self.settings.group_interval_seconds
         watch = direct_link(user, self.settings.webapp_short_name, rec.id)
-        for slot, content in render_table.group_messages(rec, shown, user, seen, watch):
-            key, family = slot.key, slot.family
-            live = calm if family is not None else 0.0
-            if family is not None:
-                content = replace(content, tag=done)  # how many tricks it shows
-            box.put(key, content, family=family, thread_id=th, urgent=urgent, calm=live)
+        # the live table is rendered when its turn comes (half its states are replaced
+        # by newer ones during its calm); the result at once
+        table = render_table.table_slot(rec, shown)
+        render = _TableLater(game, shown, user, watch)
+        box.put_later(
+            table.key, render, family=table.family, thread_id=th, urgent=urgent, calm=calm
+        )
+        for slot, content in render_table.result_messages(rec, shown):
+            box.put(slot.key, content, thread_id=th, urgent=urgent)
 
     def _dm(self, game: Game, seat: int) -> None:
         rec, match = game.rec, game.match
@@ -314,6 +316,28 @@ class Publisher:
         calm = DEAL_CALM_SECONDS if dealing else 0.0
         box.put(key, content, resend=resend, calm=calm, urgent=urgent)
         self._dms[(rec.id, seat)] = _Shown(hand.hand_number, needs)
+
+
+@dataclass(frozen=True, slots=True)
+class _TableLater:
+    """The group's live table of a hand as published last (its projection), rendered
+    when the group's outbox delivers it: under the game's lock, so the record it reads
+    is one the change path finished with (saved, if its change had to be)."""
+
+    game: Game
+    shown: Projection
+    bot_username: str
+    watch: str | None
+
+    async def __call__(self, slot: Slot) -> Content | None:
+        async with self.game.lock:
+            rec = self.game.rec
+            if rec.group_gone:
+                return None
+            content = render_table.table_message(
+                rec, self.shown, self.bot_username, _seen(slot), self.watch
+            )
+        return replace(content, tag=self.shown.tricks_done)  # how many tricks it shows
 
 
 def _seen(table: Slot | None) -> int | None:

@@ -372,10 +372,17 @@ def group_messages(
     """Every group message of the current hand that may still change, oldest first:
     the hand's table (``seen``, ``watch_url``: see :func:`table_message`), then its
     result once the hand is over."""
-    n = p.hand_number
     table = table_message(rec, p, bot_username, seen, watch_url)
-    out = [(SlotKey(rec.id, "table", hand=n), table)]
-    if p.view.result is not None:
-        result = result_of(rec, p.view, live=p.live)
-        out.append((SlotKey(rec.id, "result", hand=n), result))
-    return out
+    return [(table_slot(rec, p), table), *result_messages(rec, p)]
+
+
+def table_slot(rec: GameRecord, p: Projection) -> SlotKey:
+    """The slot of the hand's live table (a family: a newer hand's supersedes it)."""
+    return SlotKey(rec.id, "table", hand=p.hand_number)
+
+
+def result_messages(rec: GameRecord, p: Projection) -> list[tuple[SlotKey, Content]]:
+    """The hand's result, once the hand is over (else nothing)."""
+    if p.view.result is None:
+        return []
+    return [(SlotKey(rec.id, "result", hand=p.hand_number), result_of(rec, p.view, live=p.live))]

@@ -339,3 +339,64 @@ async def test_a_state_put_while_a_send_fails_is_still_delivered(caplog):
     await drained(box)
     assert sends(bot) == ["new"]
     assert len(errors(caplog)) == 1
+
+
+async def test_a_state_put_as_its_renderer_is_rendered_only_when_delivered_and_only_the_newest():
+    bot, box = make()
+    rendered: list[str] = []
+
+    def later(text):
+        async def render(slot):
+            rendered.append(text)
+            return Content(text)
+
+        return render
+
+    box.put_later("table", later("first"), family="t", calm=6.0)
+    await box.drain()
+    assert rendered == ["first"] and bot.texts[1] == "first"
+    for i in range(5):  # during the table's calm: replaced before their turn, never rendered
+        box.put_later("table", later(f"state {i}"), family="t", calm=6.0)
+    await box.drain()
+    assert rendered == ["first", "state 4"]
+    assert bot.texts[1] == "state 4"
+    assert [c[0] for c in bot.calls] == ["send", "edit"]
+    assert bot.calls[1][1] - bot.calls[0][1] >= 6.0  # the calm held
+    # a newest state that shows what the message shows costs no call
+    box.put_later("table", later("state 4"), family="t", calm=6.0)
+    await box.drain()
+    assert len(bot.calls) == 2 and not box.slots["table"].dirty
+    # an urgent one goes out at once (its calm not waited for), rendered then
+    box.put_later("table", later("edit"), family="t", calm=6.0)
+    await box.drain()
+    edited = bot.clock.now()
+    box.put_later("table", later("won"), family="t", calm=6.0, urgent=True)
+    await box.drain()
+    assert bot.texts[1] == "won" and bot.calls[-1][1] - edited == 3.0  # the chat's interval
+
+
+async def test_a_renderer_with_nothing_to_show_or_failing_sends_nothing_and_the_next_state_goes(
+    caplog,
+):
+    bot, box = make(interval=0)
+
+    async def nothing(slot):
+        return None
+
+    async def broken(slot):
+        raise ValueError("bug")
+
+    async def fine(slot):
+        return Content("fine")
+
+    box.put_later("table", nothing)
+    await box.drain()
+    box.put_later("other", broken)
+    await box.drain()
+    assert bot.calls == []
+    assert [r.message for r in caplog.records if r.levelno >= logging.ERROR] == [
+        "chat -1: rendering message other failed"
+    ]
+    box.put_later("other", fine)
+    await box.drain()
+    assert bot.texts == {1: "fine"}

@@ -1,6 +1,6 @@
 """Each view is rendered only when what it shows may have changed (issue 26): a
 selection (Hint) is the presser's alone, so the group's table is not rendered again for
-it; a play renders it once."""
+it; a play renders it once, when the group's outbox delivers it (issue 34)."""
 
 from bot.fake_telegram import FakeTelegram
 from bot.render import table as render_table
@@ -12,6 +12,7 @@ from tests.e2e.harness import (
     running_bot,
     seat_players,
     service,
+    wait_for,
 )
 
 
@@ -33,17 +34,19 @@ async def test_a_selection_renders_no_group_message_and_a_play_renders_them_once
 
             await play_out(world, app, game_id, users, stop=playing)
             renders: list[int] = []
-            render = render_table.group_messages
+            render = render_table.table_message
 
             def counted(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
                 renders.append(1)
                 return render(*args, **kwargs)
 
-            monkeypatch.setattr(render_table, "group_messages", counted)
+            monkeypatch.setattr(render_table, "table_message", counted)
             game = service(app).games[game_id]
             user = users[game.match.hand.turn]
             await press(user, hand_message(world, user, game_id), "H")
             assert game.rec.seats[game.match.hand.turn].selection  # the hint selected
             assert renders == []
             await press(user, hand_message(world, user, game_id), "P")
+            await wait_for(world, lambda: renders)  # the group's turn came (its calm)
+            await world.settle()
             assert len(renders) == 1
