@@ -29,6 +29,7 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
+from typing import Any
 
 from aiohttp import web
 from prometheus_client import (
@@ -73,6 +74,7 @@ class Metrics:
         self.updates = Counter(
             "shengji_updates", "Updates received", ["type"], registry=self.registry
         )
+        self._requests: dict[str, Any] = {}  # api -> its child of ``requests``
         self.press_answer = Histogram(
             "shengji_press_answer_seconds",
             "From a button press reaching the bot to its answerCallbackQuery",
@@ -106,6 +108,13 @@ class Metrics:
         """Read ``app``'s games and outboxes when scraped (its ``process_update`` calls
         :meth:`received`)."""
         self.registry.register(_ServiceCollector(app))
+
+    def request_counter(self, api: str) -> Any:
+        """The counter of calls of ``api`` (prometheus' child, looked up once a method)."""
+        counter = self._requests.get(api)
+        if counter is None:
+            counter = self._requests[api] = self.requests.labels(api)
+        return counter
 
     def received(self, update: object) -> None:
         """An update reaches the Application (called by its ``process_update``): PTB's
@@ -180,7 +189,7 @@ class InstrumentedRequest(BaseRequest):
     ) -> tuple[int, bytes]:
         api = url.rstrip("/").rsplit("/", 1)[-1]
         m = self.metrics
-        m.requests.labels(api).inc()
+        m.request_counter(api).inc()
         try:
             code, payload = await self.inner.do_request(  # as BaseRequest calls it
                 url=url,

@@ -69,6 +69,7 @@ class AiohttpRequest(BaseRequest):
 
     __slots__ = (
         "_connect_timeout",
+        "_default_timeout",
         "_media_write_timeout",
         "_pool_size",
         "_pool_timeout",
@@ -103,6 +104,7 @@ class AiohttpRequest(BaseRequest):
         self._connect_timeout = connect_timeout
         self._pool_timeout = pool_timeout
         self._media_write_timeout = media_write_timeout
+        self._default_timeout: aiohttp.ClientTimeout | None = None
         self._proxies: dict[tuple[str, str], str | None] = {}
         self._session: aiohttp.ClientSession | None = None
         self._slots = asyncio.Semaphore(connection_pool_size)  # anew in each session's loop
@@ -135,6 +137,13 @@ class AiohttpRequest(BaseRequest):
         files: bool,
     ) -> aiohttp.ClientTimeout:
         """PTB's time-outs of one call as aiohttp's (the class's docstring says how)."""
+        defaults = (
+            isinstance(read, DefaultValue)
+            and isinstance(write, DefaultValue)
+            and isinstance(connect, DefaultValue)
+        )
+        if defaults and not files and self._default_timeout is not None:
+            return self._default_timeout  # most calls: made once
         r = self._read_timeout if isinstance(read, DefaultValue) else read
         c = self._connect_timeout if isinstance(connect, DefaultValue) else connect
         if isinstance(write, DefaultValue):
@@ -142,7 +151,10 @@ class AiohttpRequest(BaseRequest):
         else:
             w = write
         total = None if c is None or w is None or r is None else c + w + r
-        return aiohttp.ClientTimeout(total=total, connect=c, sock_connect=c, sock_read=r)
+        timeout = aiohttp.ClientTimeout(total=total, connect=c, sock_connect=c, sock_read=r)
+        if defaults and not files:
+            self._default_timeout = timeout
+        return timeout
 
     def _proxy(self, url: str) -> str | None:
         """The environment's proxy for ``url``'s host, if any (read once a host)."""

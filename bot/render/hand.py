@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from functools import lru_cache
 
 from bot.codec import CardButton, HandButton, Kind, ShowButton
 from bot.i18n import plural, t
@@ -78,6 +79,17 @@ def suit_button(label: str, data: str, cards: Sequence[int]) -> Button:
     if red_only(cards):
         return Button(label.replace("\ufe0f", ""), data, style="danger")
     return Button(label, data)
+
+
+@lru_cache(maxsize=1024)  # every card button of every DM render: a few hundred faces
+def _card_face(card: int, lang: str, chosen: bool, unplayable: bool) -> tuple[str, str | None]:
+    """A card button's label and style (:func:`suit_button`'s), selected (✓) or not,
+    playable or not (in brackets)."""
+    label = ("✓" if chosen else "") + card_label(card, lang)
+    if unplayable:
+        label = UNPLAYABLE.format(label)
+    face = suit_button(label, "", (card,))
+    return face.text, face.style
 
 
 def card_button_label(card: int, lang: str) -> str:
@@ -422,15 +434,16 @@ def _card_rows(
     seen: dict[int, int] = {}
     playable = None if own.playable is None else set(own.playable)
 
+    hand_no, version = p.hand_number, p.version
+
     def button(card: int) -> Button:
         copy = seen.get(card, 0)
         seen[card] = copy + 1
         chosen = own.selection.count(card) > copy
-        label = ("✓" if chosen else "") + card_label(card, lang)
-        if playable is not None and card not in playable:
-            label = UNPLAYABLE.format(label)  # no legal play holds it: told at a glance
-        data = CardButton(game, p.hand_number, p.version, card, copy).pack()
-        return suit_button(label, data, (card,))
+        # no legal play holds it: told at a glance
+        unplayable = playable is not None and card not in playable
+        label, style = _card_face(card, lang, chosen, unplayable)
+        return Button(label, CardButton(game, hand_no, version, card, copy).pack(), style=style)
 
     rest = list(own.hand)
     for card in picked:
