@@ -144,6 +144,8 @@ def build_application(
     assert isinstance(app, ShengjiApplication)
     app.updater = PromptUpdater(app.bot, app.update_queue)  # PTB's, stopping at once
     metrics.attach(app)
+    # first: the most frequent update by far, a press read lean (polling; bot/presses.py)
+    app.add_handler(TypeHandler(CallbackPress, on_press))
     app.add_handler(CommandHandler("newgame", newgame))
     app.add_handler(CommandHandler("start", start))
     app.add_handler(CommandHandler("rules", rules_cmd))
@@ -154,7 +156,6 @@ def build_application(
     app.add_handler(CommandHandler("last", last_cmd))
     app.add_handler(CommandHandler("stats", stats_cmd))
     app.add_handler(CommandHandler("help", help_cmd))
-    app.add_handler(TypeHandler(CallbackPress, on_press))  # a press read lean (polling)
     app.add_handler(CallbackQueryHandler(on_callback))  # a press as PTB's (the webhook)
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
     app.add_handler(ChatMemberHandler(on_my_member, ChatMemberHandler.MY_CHAT_MEMBER))

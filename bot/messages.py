@@ -238,6 +238,7 @@ class SlotKey:
         return f"g{self.game}:table" if self.kind == "table" else None
 
 
+@lru_cache(maxsize=4096)  # a game's DM key is asked for each seat at every change
 def slot_key(game: int, kind: SlotKind, *, hand: int | None = None, seat: int | None = None) -> str:
     """The key of one message of a game (see :class:`SlotKey`)."""
     return SlotKey(game, kind, hand, seat).key
