@@ -180,16 +180,27 @@ class Projection:
 
 
 def project(
-    rec: GameRecord, match: MatchState, seat: Seat | None, clock: Deadline | None = None
+    rec: GameRecord,
+    match: MatchState,
+    seat: Seat | None,
+    clock: Deadline | None = None,
+    like: Projection | None = None,
 ) -> Projection:
     """What a reader at ``seat`` (None: the public) is shown of the match now;
-    ``clock``: the deadline of whoever acts now (:func:`clock_of`)."""
+    ``clock``: the deadline of whoever acts now (:func:`clock_of`). ``like``: another
+    reader's projection of the match as it is now, whose public facts (the tricks as
+    they read, the points) are this one's too: taken, not worked out again."""
     view = match.public_observation() if seat is None else match.observation(seat)
     done = view.tricks_done
     counting = counts(rec) and view.phase == "playing"
-    current, finished = view.current_trick, view.last_trick
     n = len(view.tricks)
-    last = None if finished is None else trick_view(view, _number(view, finished))
+    if like is not None:
+        current, last, points = like.current, like.last, like.points
+    else:
+        finished = view.last_trick
+        last = None if finished is None else trick_view(view, _number(view, finished))
+        current = None if view.current_trick is None else trick_view(view, n)
+        points = None if view.dealer is None else _points(view)
     return Projection(
         view=view,
         seat=seat,
@@ -206,9 +217,9 @@ def project(
         dealer=view.dealer,
         tricks_done=done,
         tricks=n,
-        current=None if current is None else trick_view(view, n),
+        current=current,
         last=last,
-        points=None if view.dealer is None else _points(view),
+        points=points,
         own=_own(rec, match, view, last, counting) if isinstance(view, Observation) else None,
         counting=counting and isinstance(view, Observation),
         autos=tuple(s for s, known in enumerate(rec.seats) if known.human and known.auto),
@@ -451,10 +462,13 @@ class Projections:
         known = self._built.get(table.rec.id)
         if known is None or known[0] != table.stamp:
             known = self._built[table.rec.id] = (table.stamp, {})
-        built = known[1].get(seat)
+        readers = known[1]
+        built = readers.get(seat)
         if built is None:
-            clock = clock_of(table, self.pace)
-            built = known[1][seat] = project(table.rec, table.match, seat, clock)
+            # the public facts are worked out once a change, for the first reader
+            like = next(iter(readers.values()), None)
+            clock = like.clock if like is not None else clock_of(table, self.pace)
+            built = readers[seat] = project(table.rec, table.match, seat, clock, like)
         return built
 
     def forget(self, game_id: int) -> None:

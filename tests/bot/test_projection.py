@@ -287,3 +287,24 @@ def test_an_all_trump_answer_that_does_not_match_the_lead_is_no_ruff_in_the_app(
     plays = table_view(record(), project(record(), m, None), LANG)["trick"]["plays"]
     assert [p["mark"] for p in plays] == [None, None, "ruff"]
     assert [p["ruff"] for p in plays] == [False, False, True]
+
+
+def test_a_readers_projection_built_from_anothers_public_facts_is_the_same():
+    """``Projections.of`` works the public facts (the tricks as they read, the points) out
+    once a change and gives them to every other reader: each seat's projection so built
+    equals the one worked out alone, at every play of a whole hand."""
+    rec = record()
+    m, _ = buried_match(seed=5)
+    rng = random.Random(5)
+    checked = 0
+    while m.hand.phase == "playing":
+        public = project(rec, m, None)
+        for seat in range(4):
+            alone = project(rec, m, seat)
+            shared = project(rec, m, seat, like=public)
+            assert shared == alone
+            assert project(rec, m, None, like=alone) == public
+            checked += 1
+        seat = m.hand.turn
+        m.apply(choose_action(m.observation(seat), rng))
+    assert checked >= 4 * 25
