@@ -133,7 +133,7 @@ def wire(games: int, warmup: float, seconds: float) -> None:
     timed(publish.Publisher, "_dm", "publish/_dm")
     timed(publish.Publisher, "_group", "publish/_group")
     timed(render_hand, "hand_message", "render: DM")
-    timed(render_table, "group_messages", "render: group")
+    timed(render_table, "table_message", "render: group")
     timed(projection.Projections, "of", "projection")
     timed(timers.Deadlines, "arm", "arm")
     timed(MatchState, "model_dump_json", "save: match json")
