@@ -50,10 +50,11 @@ from bot.messages import Clock, LoopClock
 from bot.metrics import Metrics
 from bot.outbox import Outboxes
 from bot.processor import GameUpdateProcessor
-from bot.publish import HandInput, Publisher
+from bot.publish import Publisher
 from bot.ratelimit import ChatRateLimiter
 from bot.reach import POLLING_RETRIES, reason_of
 from bot.request import AiohttpRequest
+from bot.seat import HandInput
 from bot.store import Store, database_fault
 from bot.timers import Deadlines, JobSchedule
 from bot.updates import UpdatesRequest

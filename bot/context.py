@@ -19,7 +19,7 @@ from bot.computer import Computers
 from bot.game import GameService
 from bot.lobby import Lobby
 from bot.members import Members
-from bot.publish import HandInput
+from bot.seat import HandInput
 from bot.webapp.live import Hub
 
 

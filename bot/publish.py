@@ -27,9 +27,7 @@ coalesces, skips what a message already shows and spends the chat's rate budget.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
@@ -37,11 +35,11 @@ from typing import Protocol
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import codec
-from bot.computer import Computers
+from bot.codec import direct_link, table_url
 from bot.config import Settings
 from bot.history import Charted
 from bot.i18n import t
-from bot.live import Answer, Game, StepFailed, Tables
+from bot.live import Game
 from bot.messages import Clock, Content, slot_key
 from bot.models import GameRecord
 from bot.outbox import Outboxes, Slot
@@ -51,7 +49,6 @@ from bot.render import history as render_history
 from bot.render import table as render_table
 from bot.render.lobby import lobby as render_lobby
 from bot.render.names import shown
-from bot.table.commands import Hint, SeatCommand, Suggestion
 from bot.table.events import (
     LOBBY,
     Closed,
@@ -417,115 +414,3 @@ def _needs(game: Game, seat: int, clock: Deadline | None) -> Needs:
         autos=tuple(i for i, other in enumerate(rec.seats) if other.human and other.auto),
         tally=s.tally,
     )
-
-
-class HandInput:
-    """A player's buttons in their DM (and the group's "Next hand"), from Telegram or
-    the Mini App: each press becomes one command for the change path (what it does to
-    the game is the table's, ``bot.table.hand``); a press on a DM message that is no
-    longer the live one is marked old, which only the publisher knows."""
-
-    def __init__(self, tables: Tables, publisher: Publisher, computers: Computers) -> None:
-        self.tables, self.publisher, self.computers = tables, publisher, computers
-        # searched Hints in flight, one a (game, seat, hand, version): a press is answered
-        # at once and the search's selection arrives as the DM's (and the app's) next change
-        self.hinting: dict[tuple[int, int, int, int], asyncio.Task[None]] = {}
-
-    async def press(
-        self,
-        game: Game,
-        command: SeatCommand,
-        dm_message: int | None = None,
-    ) -> Answer:
-        """A button of a DM hand (``dm_message``: the pressed message's id), the same
-        in the Mini App, or the group's next-hand button."""
-        user_id = command.user_id
-        self.publisher.pressed(user_id)
-        live = self.publisher.live_dm(game.rec, user_id) if dm_message is not None else None
-        if live is not None and live != dm_message:
-            command = replace(command, old_message=True)
-        if isinstance(command, Hint) and (seat := self._to_suggest(game, command)) is not None:
-            match = game.match
-            assert match is not None
-            if (
-                self.computers.searches(game.rec.computer_strength)
-                and match.hand.phase == "playing"
-            ):
-                return self._hint_later(game, command, seat)
-            command = await self._suggested(game, command, seat)  # the heuristic: at once
-        outcome = await self.tables.change(game, command)
-        return outcome.answer
-
-    def _to_suggest(self, game: Game, hint: Hint) -> int | None:
-        """The seat whose Hint is decided here, before the change, by the computers'
-        decider (as a computer's move is: the table decides nothing), or None: the table
-        refuses the Hint at once, with its own words."""
-        rec, match = game.rec, game.match
-        seat = rec.seat_of(hint.user_id)
-        if rec.status != "running" or match is None or seat is None or rec.paused:
-            return None
-        hand = match.hand
-        if hand.phase not in ("burying", "playing") or hand.turn != seat:
-            return None
-        if hint.old_message or hint.hand != hand.hand_number:
-            return None
-        return seat
-
-    async def _suggested(self, game: Game, hint: Hint, seat: int) -> Hint:
-        """The Hint with the decider's suggestion for the hand as it is now."""
-        rec, match = game.rec, game.match
-        assert match is not None
-        hand = match.hand
-        version = hand.version
-        rng = random.Random(f"hint {rec.seed} {hand.hand_number} {version}")
-        cards, reason = await self.computers.suggest(
-            rec.computer_strength, match.observation(seat), rng
-        )
-        return replace(hint, suggestion=Suggestion(version, tuple(cards), reason))
-
-    def _hint_later(self, game: Game, hint: Hint, seat: int) -> Answer:
-        """Answer the press now ("thinking"); the search runs meanwhile and its play is
-        selected by a change of its own, taken only if the hand is still where it was
-        (else it is dropped: the moment it was for has passed). A second Hint at the same
-        moment while one is thinking starts nothing more."""
-        hand = game.match.hand if game.match is not None else None
-        key = (game.rec.id, seat, hand.hand_number if hand else 0, hand.version if hand else 0)
-        if key not in self.hinting:
-            task = asyncio.create_task(self._search_hint(game, hint, seat))
-            self.hinting[key] = task
-            task.add_done_callback(lambda _: self.hinting.pop(key, None))
-        return Answer(t(game.rec.seat_lang(seat), "hint.thinking"))
-
-    async def _search_hint(self, game: Game, hint: Hint, seat: int) -> None:
-        try:
-            await self.tables.change(game, await self._suggested(game, hint, seat))
-        except StepFailed:
-            pass  # logged once with the game's id; the game is as it was saved
-        except Exception:  # the press was answered; the DM simply shows no suggestion
-            log.exception("game %s: a searched hint failed", game.rec.id)
-
-    async def close(self) -> None:
-        """At shutdown: hints still thinking are dropped (a suggestion is no game state)."""
-        tasks = list(self.hinting.values())
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-
-
-# Where the Mini App opens: the DM's button (a ``web_app`` URL) and the group's direct
-# link (``t.me/<bot>/<short name>?startapp=``, a spectator's view).
-
-
-def table_url(webapp_url: str, game_id: int) -> str | None:
-    """The DM button's address of a game's table; None without a Mini App."""
-    if not webapp_url:
-        return None
-    base = webapp_url if webapp_url.endswith("/") else webapp_url + "/"
-    return f"{base}?game={game_id}"
-
-
-def direct_link(bot_username: str, short_name: str, game_id: int) -> str | None:
-    """The group's link to watch a game in the Mini App; None without a short name."""
-    if not short_name:
-        return None
-    return f"https://t.me/{bot_username}/{short_name}?startapp={codec.open_payload(game_id)}"

@@ -71,7 +71,7 @@ class Service(Protocol):
 
 
 class Presses(Protocol):
-    """A seat's buttons (``bot.publish.HandInput``): an action is one of them."""
+    """A seat's buttons (``bot.seat.HandInput``): an action is one of them."""
 
     async def press(self, game: Game, command: SeatCommand) -> Answer: ...
 
