@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from bot.table import clock, hand, seats
+from bot.table import seating as seats
+from bot.table import timing as clock
+from bot.table import turns as hand
 from bot.table.commands import (
     AddComputer,
     ApplySettings,
@@ -38,7 +40,7 @@ from bot.table.commands import (
     Tick,
     Why,
 )
-from bot.table.events import Opened
+from bot.table.moments import Opened
 from bot.table.state import Moment, Outcome, Pace, Step, Table
 
 

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
-from bot.models import GameRecord
-from bot.table.events import Event, HandClosed
+from bot.data.saved import GameRecord
+from bot.table.moments import Event, HandClosed
 from engine.hand import Action, HandState
 from engine.match import MatchState
 
@@ -24,7 +24,7 @@ class Moment(NamedTuple):
 
 
 class Pace(Protocol):
-    """The host's pace (``bot.config.Settings`` has these)."""
+    """The host's pace (``bot.infra.config.Settings`` has these)."""
 
     @property
     def deal_batch(self) -> int: ...
@@ -76,7 +76,7 @@ _STAMPS = itertools.count(1)
 class Table:
     rec: GameRecord
     match: MatchState | None = None
-    # the clocks, set by each change (``bot.table.clock.settle``), not persisted: a
+    # the clocks, set by each change (``bot.table.timing.settle``), not persisted: a
     # restart gives a window and a turn their whole time again.
     # the deadline of the after-deal window: (monotonic, wall)
     window_deadline: tuple[float, float] | None = None
@@ -137,5 +137,5 @@ def one_tap(hand: HandState, seat: int, selection: Sequence[int]) -> bool:
     """The one-tap rule of a DM's card buttons: a tap on a card plays it when it is
     ``seat``'s turn to follow a one-card lead (the engine's count) and nothing is
     selected (a selection is being built). The prompt that announces it (through the
-    projection) and the press that applies it (``bot.table.hand``) both ask here."""
+    projection) and the press that applies it (``bot.table.turns``) both ask here."""
     return hand.phase == "playing" and hand.cards_to_play(seat) == 1 and not selection

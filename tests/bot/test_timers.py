@@ -6,7 +6,7 @@ import time
 
 from telegram.ext import ApplicationBuilder, JobQueue
 
-from bot import timers
+from bot.edges import timers
 from bot.table.tokens import TimerKind, Token
 
 
@@ -66,9 +66,9 @@ async def test_a_deal_batchs_shows_are_decided_while_its_timer_waits():
     off applies that change without asking again. Re-armed (someone showed meanwhile),
     the earlier thinking is dropped."""
     from bot import table
-    from bot.config import Settings
-    from bot.live import Game
-    from bot.models import GameRecord
+    from bot.data.saved import GameRecord
+    from bot.infra.config import Settings
+    from bot.service.live import Game
     from bot.table import Moment
     from bot.table.commands import AddComputer, Join, Start, Tick
     from engine.hand import Pass
