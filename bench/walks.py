@@ -69,6 +69,8 @@ COUNTED = ("bot", "engine")
 NOT_COUNTED = ("bot/fake_telegram/",)
 # where the save is, in the folders by layer and before them
 STORE_FILES = ("bot/data/store.py", "bot/store.py")
+# WALKS_TRACE=1: every hop into a file before the save, on stderr (calls, not returns)
+TRACE = bool(os.environ.get("WALKS_TRACE"))
 
 
 class Recorder:
@@ -153,6 +155,8 @@ class Recorder:
         if rel in STORE_FILES and frame.f_code.co_name == "save_game":
             self.saved = True
             return
+        if TRACE:
+            print(f"  hop {self.hops + 1}: {from_rel} -> {rel}:{frame.f_code.co_name}", file=sys.stderr)
         self.hops += 1
         self.entries[rel] = self.entries.get(rel, 0) + 1
 

@@ -570,6 +570,12 @@ class Outboxes:
         self._boxes: dict[int, Outbox] = {}
         self._sweep_at = SWEEP_AT
 
+    def message_id(self, chat_id: int, key: str) -> int | None:
+        """The id of the message ``key`` shows in the chat (None: none known)."""
+        box = self._boxes.get(chat_id)
+        slot = None if box is None else box.slots.get(key)
+        return None if slot is None else slot.message_id
+
     def get(self, chat_id: int) -> Outbox:
         box = self._boxes.get(chat_id)
         if box is None:

@@ -135,9 +135,6 @@ class Publisher:
         self._dms.pop((rec.id, seat), None)
         self.outboxes.get(user_id).renew(self.dm_key(rec))
 
-    def live_dm(self, rec: GameRecord, user_id: int) -> int | None:
-        """The id of the user's live hand message of ``rec`` (None: not known)."""
-        return self.outboxes.get(user_id).message_id(self.dm_key(rec))
 
     def forget(self, game_id: int) -> None:
         """A game ended and left: nothing of it is published again."""
@@ -146,7 +143,16 @@ class Publisher:
         self._won_at.pop(game_id, None)
         self.projections.forget(game_id)
 
-    def pressed(self, user_id: int) -> None:
+    def pressed(self, user_id: int, rec: GameRecord, dm_message: int | None = None) -> bool:
+        """A press of ``user_id`` (they are here); True when it was on a DM hand message
+        (``dm_message``) of ``rec`` that is no longer the live one (it is then old)."""
+        self._seen(user_id)
+        if dm_message is None:
+            return False
+        live = self.outboxes.message_id(user_id, self.dm_key(rec))
+        return live is not None and live != dm_message
+
+    def _seen(self, user_id: int) -> None:
         now = self._pressed[user_id] = self.clock.now()
         if len(self._pressed) >= self._sweep_at:
             # a press older than AWAY_SECONDS says what no press says: forget those

@@ -46,9 +46,7 @@ class HandInput:
         """A button of a DM hand (``dm_message``: the pressed message's id), the same
         in the Mini App, or the group's next-hand button."""
         user_id = command.user_id
-        self.publisher.pressed(user_id)
-        live = self.publisher.live_dm(game.rec, user_id) if dm_message is not None else None
-        if live is not None and live != dm_message:
+        if self.publisher.pressed(user_id, game.rec, dm_message):
             command = replace(command, old_message=True)
         if isinstance(command, Hint) and (seat := self._to_suggest(game, command)) is not None:
             match = game.match

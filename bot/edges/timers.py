@@ -38,6 +38,10 @@ HOLD_POLL_SECONDS = 0.1
 HOLD_LIMIT_INTERVALS = 4.0
 # timers whose computers' shows (at a search strength) are decided while the timer waits
 SHOW_WINDOWS = (TimerKind.DEAL, TimerKind.ROBOTS)
+# timers whose change is decided as soon as they are armed: the shows of a window, and a
+# computer's move (its delay covers the thinking: at a search strength the pool has the
+# whole of it, and the timer going off only applies the move)
+AHEAD = (*SHOW_WINDOWS, TimerKind.ROBOT)
 # what a timer does when it goes off
 Fire = Callable[[], Awaitable[None]]
 
@@ -72,7 +76,7 @@ class Deadlines:
         self.schedule, self.group, self.computers = schedule, group, computers
         self.settings, self.clock = settings, clock
         self._armed: dict[int, Token] = {}  # game -> the token of its pending timer
-        # game -> a show window's timer and its change, decided while the timer waits
+        # game -> a show window's or a computer's timer and its change, decided while it waits
         self._ahead: dict[int, tuple[Token, asyncio.Task[Tick]]] = {}
 
     def arm(
@@ -93,7 +97,7 @@ class Deadlines:
             token, delay = due
             self._armed[game_id] = token
             self._schedule(tables, game_id, token, delay)
-            if token.kind in SHOW_WINDOWS:
+            if token.kind in AHEAD:
                 task = asyncio.get_running_loop().create_task(self._ahead_of(game, token))
                 task.add_done_callback(_retrieved)  # a dropped one's failure: fire logs its own
                 self._ahead[game_id] = (token, task)
@@ -108,7 +112,7 @@ class Deadlines:
         self._drop_ahead(game_id)
 
     def close(self) -> None:
-        """The bot stops: no show window is decided ahead any more."""
+        """The bot stops: nothing is decided ahead any more."""
         for game_id in list(self._ahead):
             self._drop_ahead(game_id)
 
@@ -118,8 +122,8 @@ class Deadlines:
             ahead[1].cancel()
 
     async def _ahead_of(self, game: Game, token: Token) -> Tick:
-        """A show window's change, decided as soon as its timer is armed: the deal's pace
-        (or the computers' delay) covers the computers' thinking. The game is read once
+        """A show window's or a computer's move's change, decided as soon as its timer is
+        armed: the deal's pace (or the computers' delay) covers the computers' thinking. The game is read once
         the change that armed the timer is done; if it moved on by then, nobody is asked
         and the table does nothing with the tick."""
         async with game.lock:

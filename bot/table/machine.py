@@ -40,7 +40,7 @@ from bot.table.commands import (
     Tick,
     Why,
 )
-from bot.table.moments import Opened
+from bot.table.moments import Opened, Selected
 from bot.table.state import Moment, Outcome, Pace, Step, Table
 
 
@@ -88,7 +88,8 @@ def apply(table: Table, command: Command, pace: Pace, at: Moment) -> Outcome:
             seats.return_to_group(table, step)
         case _:  # a command this table does not know is a bug, not a no-op
             assert_never(command)
-    clock.settle(table, pace, at)
+    if not step.events or not all(isinstance(e, Selected) for e in step.events):
+        clock.settle(table, pace, at)  # a selection alone starts or stops no clock
     table.changed()
     return out
 

@@ -40,7 +40,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -77,11 +77,8 @@ class Presses(Protocol):
     async def press(self, game: Game, command: SeatCommand) -> Answer: ...
 
 
-class Data(Protocol):
-    """What the Mini App reads of the running bot's ``bot_data`` (``bot.edges.context.BotData``)."""
-
-    @property
-    def running(self) -> bool: ...
+class Parts(Protocol):
+    """The running bot's parts the Mini App uses (``bot.edges.context.Parts`` is one)."""
 
     @property
     def service(self) -> Service: ...
@@ -94,6 +91,16 @@ class Data(Protocol):
 
     @property
     def hub(self) -> Hub: ...
+
+
+class Data(Protocol):
+    """What the Mini App reads of the running bot's ``bot_data`` (``bot.edges.context.BotData``)."""
+
+    @property
+    def running(self) -> bool: ...
+
+    @property
+    def parts(self) -> Parts: ...
 
 
 class Token(Protocol):
@@ -192,16 +199,29 @@ async def texts(request: web.Request) -> web.Response:
 
 
 # ---------------------------------------------------------------------- who is asking
-def _running(request: web.Request) -> BotApp:
-    """The bot's Application while its service runs (503 before)."""
-    ptb = request.app[PTB]()
-    if ptb is None or not ptb.bot_data.running:
-        raise web.HTTPServiceUnavailable(text="starting")
-    return ptb
+class Running(NamedTuple):
+    """The running bot as one request sees it: read once a request (``_running``)."""
+
+    parts: Parts
+    token: str
+
+
+RUNNING: web.RequestKey[Running] = web.RequestKey("running", Running)  # read once a request
+
+
+def _running(request: web.Request) -> Running:
+    """The bot's parts while its service runs (503 before), read once a request."""
+    running: Running | None = request.get(RUNNING)
+    if running is None:
+        ptb = request.app[PTB]()
+        if ptb is None or not ptb.bot_data.running:
+            raise web.HTTPServiceUnavailable(text="starting")
+        running = request[RUNNING] = Running(ptb.bot_data.parts, ptb.bot.token)
+    return running
 
 
 def _service(request: web.Request) -> tuple[Service, Settings]:
-    svc = _running(request).bot_data.service
+    svc = _running(request).parts.service
     return svc, svc.settings
 
 
@@ -214,7 +234,7 @@ async def _launch(request: web.Request, init_data: str | None, acting: bool = Fa
     try:
         if not init_data:
             raise InitDataError("launch data expected")
-        return validate(init_data, _running(request).bot.token, max_age=max_age, now=svc.wall())
+        return validate(init_data, _running(request).token, max_age=max_age, now=svc.wall())
     except InitDataError as e:
         rate = settings.webapp_bad_auth_per_minute
         if not await _spend(request.app[BAD_AUTH], net.client_address(request), rate):
@@ -277,7 +297,7 @@ async def _reader(
 
 
 def _members(request: web.Request) -> Members:
-    return _running(request).bot_data.members
+    return _running(request).parts.members
 
 
 def _game_of(request: web.Request, launch: Launch) -> int | None:
@@ -304,7 +324,7 @@ async def view(request: web.Request) -> web.Response:
     await _limit(request, launch.user.id)
     game, seat, lang = await _reader(request, launch, _game_of(request, launch))
     async with game.lock:
-        doc = _running(request).bot_data.hub.view(game, seat, lang)
+        doc = _running(request).parts.hub.view(game, seat, lang)
     return web.json_response(doc, dumps=_dumps)
 
 
@@ -317,7 +337,7 @@ def _panel(name: Literal["tricks", "history"]) -> Handler:
         await _limit(request, launch.user.id)
         game, seat, lang = await _reader(request, launch, _game_of(request, launch))
         async with game.lock:
-            doc = _running(request).bot_data.hub.panel(game, seat, lang, name)
+            doc = _running(request).parts.hub.panel(game, seat, lang, name)
         if doc is None:
             raise web.HTTPNotFound(text="no match yet")
         return web.json_response(doc, dumps=_dumps)
@@ -343,11 +363,11 @@ async def act(request: web.Request) -> web.Response:
         if game.detached:  # an ended game: nothing changes it, as an old keyboard's press
             answer = Answer(t(lang, "stale"))
         else:
-            answer = await _running(request).bot_data.hands.press(game, command)
+            answer = await _running(request).parts.hands.press(game, command)
     except StepFailed:  # logged once with the game's id; the game is as it was saved
         answer, status = Answer(t(lang, "error.undone"), alert=True), 503
     async with game.lock:
-        doc = _running(request).bot_data.hub.view(game, seat, lang)
+        doc = _running(request).parts.hub.view(game, seat, lang)
     return web.json_response(
         {"text": answer.text, "alert": answer.alert, "view": doc}, status=status, dumps=_dumps
     )
@@ -366,7 +386,7 @@ async def events(request: web.Request) -> web.StreamResponse:
     )
     response.force_close()  # a stream's connection ends with it (no keep-alive after)
     await response.prepare(request)
-    live = _running(request).bot_data.hub
+    live = _running(request).parts.hub
     address = net.client_address(request)
     reader = live.open(game, launch.user.id, seat, lang, lambda: _closed(request), address)
     try:
@@ -402,7 +422,7 @@ async def here(request: web.Request) -> web.Response:
         game_id = actions.parse_here(await request.read())
     except actions.BadAction as e:
         raise web.HTTPBadRequest(text=str(e)) from None
-    if not _running(request).bot_data.hub.here(launch.user.id, game_id):
+    if not _running(request).parts.hub.here(launch.user.id, game_id):
         raise web.HTTPNotFound(text="no open stream")
     return web.Response(status=204)
 
@@ -422,7 +442,7 @@ async def serve(ptb: BotApp, settings: Settings) -> web.AppRunner:
         root.add_subapp(path, make_app(lambda: ptb))
     gate = net.Gate(lambda: _cap(settings), settings.webapp_idle_seconds)
     root.middlewares.append(gate.middleware)
-    hub = ptb.bot_data.hub
+    hub = ptb.bot_data.parts.hub
 
     async def end_streams(app: web.Application) -> None:
         hub.stop()

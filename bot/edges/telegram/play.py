@@ -23,7 +23,7 @@ from telegram.error import TelegramError
 
 from bot.data.store import database_fault
 from bot.edges.context import Context
-from bot.edges.telegram import chat_lang, describe, is_admin, service
+from bot.edges.telegram import chat_lang, describe, is_admin
 from bot.edges.telegram.manage import end_press
 from bot.edges.telegram.settings import settings_press
 from bot.i18n import t
@@ -64,7 +64,8 @@ async def _route(update: Update, context: Context) -> Answer:
         return Answer(t(await chat_lang(context, update), "bad_button"))
     if isinstance(button, SettingsButton):
         return await settings_press(update, context, button)
-    svc = service(context)
+    parts = context.bot_data.parts  # read once: the rest are plain attributes
+    svc = parts.service
     # a press on a message of an ended game changes nothing: the game is read from the
     # disk and stays there (``detached``), answered as the table answers it (stale)
     game = await svc.read(button.game)
@@ -81,10 +82,10 @@ async def _route(update: Update, context: Context) -> Answer:
         case LobbyButton():
             boss = button.kind == Kind.LEAVE or user.id == game.rec.creator_id
             admin = not boss and await is_admin(context, game.rec.chat_id, user.id)
-            return await context.bot_data.lobby.press(game, button.command(user.id, admin))
+            return await parts.lobby.press(game, button.command(user.id, admin))
         case _:
             msg = query.message
             private = msg is not None and msg.chat.type == "private"
             dm_message = msg.message_id if msg is not None and private else None
             command = button.command(user.id, user.language_code)
-            return await context.bot_data.hands.press(game, command, dm_message)
+            return await parts.hands.press(game, command, dm_message)
