@@ -135,7 +135,6 @@ class Publisher:
         self._dms.pop((rec.id, seat), None)
         self.outboxes.get(user_id).renew(self.dm_key(rec))
 
-
     def forget(self, game_id: int) -> None:
         """A game ended and left: nothing of it is published again."""
         for seat in range(4):

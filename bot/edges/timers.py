@@ -77,7 +77,7 @@ class Deadlines:
         self.settings, self.clock = settings, clock
         self._armed: dict[int, Token] = {}  # game -> the token of its pending timer
         # game -> a show window's or a computer's timer and its change, decided while it waits
-        self._ahead: dict[int, tuple[Token, asyncio.Task[Tick]]] = {}
+        self._ahead: dict[int, tuple[Token, Game, asyncio.Task[Tick]]] = {}
 
     def arm(
         self, tables: Tables, game: Game, due: tuple[Token, float] | None, again: bool = False
@@ -100,7 +100,7 @@ class Deadlines:
             if token.kind in AHEAD:
                 task = asyncio.get_running_loop().create_task(self._ahead_of(game, token))
                 task.add_done_callback(_retrieved)  # a dropped one's failure: fire logs its own
-                self._ahead[game_id] = (token, task)
+                self._ahead[game_id] = (token, game, task)
 
     def _schedule(self, tables: Tables, game_id: int, token: Token, delay: float) -> None:
         self.schedule.arm(game_id, token, delay, partial(self.fire, tables, game_id, token))
@@ -119,7 +119,7 @@ class Deadlines:
     def _drop_ahead(self, game_id: int) -> None:
         ahead = self._ahead.pop(game_id, None)
         if ahead is not None:
-            ahead[1].cancel()
+            ahead[2].cancel()
 
     async def _ahead_of(self, game: Game, token: Token) -> Tick:
         """A show window's or a computer's move's change, decided as soon as its timer is
@@ -134,7 +134,11 @@ class Deadlines:
         """A timer went off: act if the game is still where it was when armed."""
         if self._armed.get(game_id) == token:
             del self._armed[game_id]
-        game = await tables.get(game_id)
+        ahead = self._ahead.get(game_id)
+        if ahead is not None and ahead[0] == token:
+            game: Game | None = ahead[1]  # the live game: a game that leaves drops its timer
+        else:
+            game = await tables.get(game_id)
         if game is not None and self._hold(game, token):
             self._armed[game_id] = token  # the same move, a moment later
             self._schedule(tables, game_id, token, HOLD_POLL_SECONDS)
@@ -142,7 +146,7 @@ class Deadlines:
         if game is not None:
             ahead = self._ahead.pop(game_id, None)
             if ahead is not None and ahead[0] == token:
-                tick = await ahead[1]
+                tick = await ahead[2]
             else:
                 tick = await self._think(game, token)
             await tables.change(game, tick)

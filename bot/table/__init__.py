@@ -8,8 +8,8 @@ May import: the engine (never its players: every computer decision is made at th
 and enters as data), ``bot.data`` and this folder."""
 
 from bot.table.machine import apply, opened, restarted
-from bot.table.state import Answer, Moment, Outcome, Pace, Table, robot, takeable
-from bot.table.timing import deciding, due, showing, turn_clock
+from bot.table.state import Answer, Moment, Outcome, Pace, Table, takeable
+from bot.table.timing import deciding, due, robot, showing, turn_clock
 
 __all__ = [
     "Answer",

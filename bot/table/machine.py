@@ -5,6 +5,7 @@ Nothing else changes a table (but :func:`restarted`, for a table read again)."""
 
 from __future__ import annotations
 
+import itertools
 from typing import assert_never
 
 from bot.table import seating as seats
@@ -42,6 +43,9 @@ from bot.table.commands import (
 )
 from bot.table.moments import Opened, Selected
 from bot.table.state import Moment, Outcome, Pace, Step, Table
+
+# each change of a table gets a new stamp (what a projection was built from: ``bot.views``)
+_STAMPS = itertools.count(1)
 
 
 def apply(table: Table, command: Command, pace: Pace, at: Moment) -> Outcome:
@@ -88,9 +92,11 @@ def apply(table: Table, command: Command, pace: Pace, at: Moment) -> Outcome:
             seats.return_to_group(table, step)
         case _:  # a command this table does not know is a bug, not a no-op
             assert_never(command)
-    if not step.events or not all(isinstance(e, Selected) for e in step.events):
+    if isinstance(command, Tick):
+        pass  # a timer's change settles the clocks itself (``timing.tick``)
+    elif not step.events or not all(isinstance(e, Selected) for e in step.events):
         clock.settle(table, pace, at)  # a selection alone starts or stops no clock
-    table.changed()
+    table.stamp = next(_STAMPS)
     return out
 
 
@@ -99,7 +105,7 @@ def restarted(table: Table, pace: Pace, at: Moment) -> None:
     change: its clocks, which no record keeps, run again (a turn and a window get
     their whole time)."""
     clock.settle(table, pace, at)
-    table.changed()
+    table.stamp = next(_STAMPS)
 
 
 def opened() -> Outcome:

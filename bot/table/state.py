@@ -4,7 +4,6 @@ engine's one door for the bot (:meth:`Table.act`), for people and timers alike."
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
@@ -69,9 +68,6 @@ class Step:
     events: list[Event] = field(default_factory=list)
 
 
-_STAMPS = itertools.count(1)
-
-
 @dataclass
 class Table:
     rec: GameRecord
@@ -87,9 +83,6 @@ class Table:
     # which change the table is at: a number no other change of any table had (what
     # was built of the table stands until it changes; not persisted)
     stamp: int = 0
-
-    def changed(self) -> None:
-        self.stamp = next(_STAMPS)
 
     def act(self, action: Action, step: Step) -> None:
         """Apply one action (IllegalAction if the engine refuses it) and what follows."""
@@ -118,12 +111,6 @@ class Table:
         for s in rec.seats:
             s.selection = []
         self.after_engine(step)
-
-
-def robot(rec: GameRecord, seat: int) -> bool:
-    """The computer acts for this seat: a computer player, or a player on 托管."""
-    s = rec.seats[seat]
-    return s.computer or s.auto
 
 
 def takeable(rec: GameRecord) -> list[int]:

@@ -16,9 +16,10 @@ from __future__ import annotations
 import logging
 import random
 
+from bot.data.saved import GameRecord
 from bot.table.commands import Tick
 from bot.table.moments import AutoOff, AutoOn, Closed, Event, Warned
-from bot.table.state import Moment, Pace, Step, Table, robot
+from bot.table.state import Moment, Pace, Step, Table
 from bot.table.tokens import TimerKind, Token
 from engine.errors import IllegalAction
 from engine.hand import Action, Deal, Observation, Pass, Show
@@ -31,6 +32,12 @@ def decision_rng(game_seed: int, hand_number: int, version: int) -> random.Rando
     """The randomness of the computers' decisions at one moment of a game (its hand and
     version): a function of the game's seed, so a game replays the same."""
     return random.Random(game_seed * 7919 + version * 31 + hand_number)
+
+
+def robot(rec: GameRecord, seat: int) -> bool:
+    """The computer acts for this seat: a computer player, or a player on 托管."""
+    s = rec.seats[seat]
+    return s.computer or s.auto
 
 
 # a person whose turn lasts longer than twice this is warned this long before 托管
@@ -150,6 +157,13 @@ def showing(table: Table, token: Token, pace: Pace) -> list[tuple[Observation, r
 
 
 def tick(table: Table, cmd: Tick, step: Step) -> None:
+    """What a timer does when it goes off (nothing if the table moved on since it was
+    armed), and the clocks after it (:func:`settle`)."""
+    _tick(table, cmd, step)
+    settle(table, step.pace, step.at)
+
+
+def _tick(table: Table, cmd: Tick, step: Step) -> None:
     hand_no, version, kind = cmd.token
     rec, match, out = table.rec, table.match, step.events
     if kind == TimerKind.EXPIRE:
