@@ -156,7 +156,10 @@ class Recorder:
             self.saved = True
             return
         if TRACE:
-            print(f"  hop {self.hops + 1}: {from_rel} -> {rel}:{frame.f_code.co_name}", file=sys.stderr)
+            print(
+                f"  hop {self.hops + 1}: {from_rel} -> {rel}:{frame.f_code.co_name}",
+                file=sys.stderr,
+            )
         self.hops += 1
         self.entries[rel] = self.entries.get(rel, 0) + 1
 
