@@ -1,4 +1,4 @@
-"""Presses are read without the pressed message's keyboard (bot/updates.py)."""
+"""Presses are read without the pressed message's keyboard (bot/edges/updates.py)."""
 
 import copy
 import json
@@ -6,9 +6,9 @@ import json
 import pytest
 from telegram import Update
 
+from bot.edges.presses import CallbackPress, PressBot
+from bot.edges.updates import UpdatesRequest, lean
 from bot.fake_telegram import FakeTelegram
-from bot.presses import CallbackPress, PressBot
-from bot.updates import UpdatesRequest, lean
 from tests.e2e.harness import find, hand_message, play_out, running_bot, service
 from tests.e2e.test_resilience import start_with_computers
 

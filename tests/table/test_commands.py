@@ -33,7 +33,7 @@ from bot.table.commands import (
     Tally,
     Why,
 )
-from bot.table.hand import reason_text
+from bot.table.turns import reason_text
 from engine import hand as rules
 from engine.errors import IllegalAction
 from engine.players import choose_bury

@@ -1,0 +1,94 @@
+"""Every inline button: where a tap goes.
+
+A press is parsed completely into its button family (``bot.views.codec.parse``) before
+anything is locked, routed by the family, and answered exactly once, whatever happens;
+data this bot did not make is answered "unknown button" here, stale data by the table,
+and neither changes anything.
+
+    LobbyButton (leave, +/- computer, start, cancel)    → GameService.lobby.press
+    EndButton (the /endgame question)                   → handlers.manage.end_press
+    SettingsButton ("cfg|…", no game)                   → handlers.settings.settings_press
+    a DM hand's buttons, the group's "Next hand"        → GameService.hands.press
+
+Each of those runs one step through ``GameService.change``: lock → engine → save once
+→ publish once → arm timers once. The answer never waits for any chat's output.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.error import TelegramError
+
+from bot.data.store import database_fault
+from bot.edges.context import Context
+from bot.edges.presses import CallbackPress
+from bot.edges.telegram import chat_lang, describe, is_admin
+from bot.edges.telegram.manage import end_press
+from bot.edges.telegram.settings import settings_press
+from bot.i18n import t
+from bot.service.live import StepFailed
+from bot.table import Answer
+from bot.views import codec
+from bot.views.codec import EndButton, Kind, LobbyButton, SettingsButton
+
+log = logging.getLogger(__name__)
+
+
+async def on_callback(update: Update, context: Context) -> None:
+    """A press that arrived as python-telegram-bot's ``Update`` (the webhook's)."""
+    if update.callback_query is not None:
+        await on_press(CallbackPress.of_update(update), context)
+
+
+async def on_press(press: CallbackPress, context: Context) -> None:
+    """A press (long polling reads it lean: ``bot.edges.presses``), answered at once."""
+    try:
+        answer = await _route(press, context)
+    except StepFailed:  # logged with the game's id; the game is as it was saved
+        answer = Answer(t(await chat_lang(context, press), "error.undone"), alert=True)
+    except Exception as e:
+        if fault := database_fault(e):  # a full disk: one line, no traceback
+            log.error("%s failed (%s)", describe(press, context), fault)
+        else:
+            log.exception("%s failed", describe(press, context))
+        answer = Answer(t(await chat_lang(context, press), "error"), alert=True)
+    try:
+        await context.bot.answer_callback_query(
+            press.query_id, answer.text[:200] or None, show_alert=answer.alert
+        )
+    except TelegramError as e:
+        log.info("could not answer callback: %s", e)
+
+
+async def _route(press: CallbackPress, context: Context) -> Answer:
+    try:
+        button = codec.parse(press.data)
+    except codec.BadData:
+        return Answer(t(await chat_lang(context, press), "bad_button"))
+    if isinstance(button, SettingsButton):
+        return await settings_press(press.update(context.bot), context, button)
+    parts = context.bot_data.parts  # read once: the rest are plain attributes
+    svc = parts.service
+    # a press on a message of an ended game changes nothing: the game is read from the
+    # disk and stays there (``detached``), answered as the table answers it (stale)
+    game = await svc.read(button.game)
+    if game is None:
+        return Answer(t(await chat_lang(context, press), "stale"))
+    user_id = press.user_id
+    match button:
+        case EndButton():  # closes the question; changes a game only while it runs
+            return await end_press(press.update(context.bot), context, game, button)
+        case LobbyButton() if game.detached:
+            return Answer(t(game.rec.lang, "stale"))  # a lobby's answers: the group's words
+        case _ if game.detached:
+            return Answer(t(game.rec.user_lang(user_id, press.language_code), "stale"))
+        case LobbyButton():
+            boss = button.kind == Kind.LEAVE or user_id == game.rec.creator_id
+            admin = not boss and await is_admin(context, game.rec.chat_id, user_id)
+            return await parts.lobby.press(game, button.command(user_id, admin))
+        case _:
+            dm_message = press.message_id if press.private else None
+            command = button.command(user_id, press.language_code)
+            return await parts.hands.press(game, command, dm_message)
