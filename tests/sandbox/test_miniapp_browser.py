@@ -1257,9 +1257,10 @@ def test_the_hands_tricks_and_the_matchs_history_one_tap_from_the_table(
 ) -> None:
     """Alice and three computers, in two pages of one launch (360×640 and 320×568, light and
     dark): after her failed throw the 📋 panel lists the tricks with the throw's row (what was
-    tried, the beater and its holder, the penalty); the hand then plays out (her turn runs
-    out: 托管), and the panel has every trick, each team's point cards and the kitty; 📈 has
-    the hand's row and the level chart, and still does in hand 2."""
+    tried, the beater and its holder, the penalty); the hand then plays out by 托管 (in
+    English her turn runs out; in Chinese she taps 我先托管 at once, not waiting the turn
+    clock out a second time), and the panel has every trick, each team's point cards and
+    the kitty; 📈 has the hand's row and the level chart, and still does in hand 2."""
     ARTIFACTS.mkdir(exist_ok=True)
     english = lang == "en"
     quick = {
@@ -1312,7 +1313,10 @@ def test_the_hands_tricks_and_the_matchs_history_one_tap_from_the_table(
             for p in pages.values():
                 close_panel(p)
 
-            # her turns run out: 托管 plays the hand out
+            # 托管 plays the hand out: her turn runs out, or she is away
+            if not english:
+                app.locator("#tools [data-act=away]").click()
+                wait_js(app, "state.view.me.auto")
             expect(app.locator("#result")).to_be_visible(timeout=120_000)
             for p in pages.values():
                 open_panel(p, "tricks")
