@@ -19,7 +19,8 @@ declares (or overturns), becomes the dealer, buries and leads the first trick.
   the Mini App beside the chats and over the chat on a phone; the phone locked at her
   turn (her DM shows it); the stream dropped (a banner, an action refused visibly);
   the page reloaded (selection and the last-trick view kept); Next hand (nothing of
-  hand 1 is left); then in hand 2 a 炒底 window left unanswered ends as a Pass, not 托管.
+  hand 1 is left); then in hand 2 a 炒底 window left unanswered ends as a Pass, not 托管
+  (in Chinese: 不炒 tapped).
 * Four people, each in their own page, sit down through the group's links and play a
   whole hand in four 360×640 Mini Apps; a play reaches the three other apps in < 200 ms.
 
@@ -653,7 +654,8 @@ class Table:
 
     def chaodi_runs_out(self) -> None:
         """Hand 2: Alice passes the after-deal window and buries if asked; the 炒底
-        window reaches her, explains itself, and left to run out counts as her Pass."""
+        window reaches her and explains itself; in English it is left to run out and counts
+        as her Pass, in Chinese she taps 不炒 (the turn clock is waited out once)."""
         app = self.app
         deadline = time.monotonic() + 60
         while True:
@@ -684,10 +686,14 @@ class Table:
         expect(app.locator("#asks .ask")).to_contain_text(ask)
         assert app.evaluate("Telegram.WebApp.isClosingConfirmationEnabled")
         seat = view_of(app)["me"]["seat"]
-        waited = time.monotonic()
-        expect(app.locator("#asks")).to_be_hidden(timeout=(TURN_SECONDS + 10) * 1000)
+        if self.lang == "en":
+            waited = time.monotonic()
+            expect(app.locator("#asks")).to_be_hidden(timeout=(TURN_SECONDS + 10) * 1000)
+            assert time.monotonic() - waited > TURN_SECONDS / 2
+        else:
+            press_main(app)
+            expect(app.locator("#asks")).to_be_hidden()
         view = view_of(app)
-        assert time.monotonic() - waited > TURN_SECONDS / 2
         assert not view["me"]["auto"] and not view["seats"][seat]["auto"], view["seats"]
         assert view["phase"] != "chaodi" or view["to_act"]["seats"] != [seat]
         expect(app.locator("#app")).not_to_contain_text(self.T("webapp.auto"))
