@@ -101,6 +101,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     shares: list[list[pytest.Item]] = [[] for _ in range(workers)]
     for n, item in enumerate(long):
         shares[n % workers].append(item)
+    for i, share in enumerate(shares):  # a module's tests kept together (its browser: one)
+        modules: dict[str, list[pytest.Item]] = {}
+        for item in share:
+            modules.setdefault(item.nodeid.split("::")[0], []).append(item)
+        shares[i] = [item for tests in modules.values() for item in tests]
     for share, size in zip(shares, sizes, strict=True):
         while len(share) < size and rest:
             share.append(rest.pop(0))
