@@ -25,7 +25,9 @@ if [ "$(cat "$_stamp" 2>/dev/null)" != "$_expect" ]; then
     if [ ! -x .venv/bin/python ]; then
         python3 -m venv .venv
     fi
-    .venv/bin/python -m pip install --quiet --require-hashes -r "$_lock"
+    # --no-compile: pip would byte-compile every module of every package (some 20 s of a
+    # fresh clone's ./test); Python compiles what is imported, once, on first use
+    .venv/bin/python -m pip install --quiet --no-compile --require-hashes -r "$_lock"
     # setuptools announces every editable install in a boxed warning that looks like an
     # error; it is information only, so that one message is filtered (nothing else is)
     PYTHONWARNINGS="ignore:Editable installation" \

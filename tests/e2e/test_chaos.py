@@ -414,6 +414,15 @@ class Chaos:
                         continue
                     if self.dm_hand(user, g.rec.id) is msg:
                         hand = g.match.hand
+                        hands = {
+                            p.hand
+                            for b in buttons(msg)
+                            if b.data and (p := press_of(b)) is not None and p.game == g.rec.id
+                        }
+                        if hand.hand_number not in hands:
+                            # an earlier hand's DM whose next edit is not delivered yet (a
+                            # loaded machine): that hand is over, as for the group above
+                            continue
                         mine = Counter(hand.hands[seat]) + public(hand)
                         if hand.buried_by == seat:
                             mine += Counter(hand.kitty)

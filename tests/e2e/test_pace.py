@@ -184,7 +184,14 @@ async def test_with_computers_at_the_table_the_group_is_never_more_than_one_tric
                 await asyncio.sleep(0.005)
             assert hand.phase == "done"
             assert max(behind) <= 1, behind
-            assert behind[-1] == 0
+            # the outbox is empty once its last call left: the table it carried, once the
+            # fake has taken it, shows every trick (on a busy machine the call may still be
+            # on its way when the loop above sees the outbox empty)
+            await world.settle()
+            table = next(
+                m.text for m in reversed(world.transcript(group)) if m.text.startswith("🀄 Hand 1")
+            )
+            assert tricks_won_in(table)[-1] == len(hand.tricks), (behind[-5:], table)
             tables = [x for x in shown(world, group) if x.startswith("🀄 Hand 1")]
             names = {0: isolate("Ann"), 1: "🤖 Computer 2", 2: "🤖 Computer 3", 3: "🤖 Computer 4"}
             check_tables(hand, tables, names)

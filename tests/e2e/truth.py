@@ -14,6 +14,7 @@ The group's table is held to the same rule for an ended game (no "Dealing…").
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections import Counter
@@ -75,6 +76,7 @@ def _plain(text: str) -> str:
     return unescape(re.sub(r"<[^>]+>", "", text))
 
 
+@functools.cache  # a template's regex is built once: the checks match thousands of lines
 def _pattern(template: str) -> re.Pattern[str]:
     """A catalog template as a regex matching a line that starts with it (a last
     placeholder takes the rest of the line)."""

@@ -85,7 +85,7 @@ def test_run_and_test_install_from_the_locks_once_and_again_when_a_lock_changes(
     said, calls = source_venv_sh(tmp_path)  # ./run on a fresh clone
     assert said.startswith("Installing dependencies into .venv")
     assert calls == [
-        "-m pip install --quiet --require-hashes -r requirements.lock",
+        "-m pip install --quiet --no-compile --require-hashes -r requirements.lock",
         "-m pip install --quiet --no-deps -e .",
     ]
     assert source_venv_sh(tmp_path) == ("", [])  # the second ./run installs nothing

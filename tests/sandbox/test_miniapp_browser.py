@@ -19,7 +19,8 @@ declares (or overturns), becomes the dealer, buries and leads the first trick.
   the Mini App beside the chats and over the chat on a phone; the phone locked at her
   turn (her DM shows it); the stream dropped (a banner, an action refused visibly);
   the page reloaded (selection and the last-trick view kept); Next hand (nothing of
-  hand 1 is left); then in hand 2 a 炒底 window left unanswered ends as a Pass, not 托管.
+  hand 1 is left); then in hand 2 a 炒底 window left unanswered ends as a Pass, not 托管
+  (in Chinese: 不炒 tapped).
 * Four people, each in their own page, sit down through the group's links and play a
   whole hand in four 360×640 Mini Apps; a play reaches the three other apps in < 200 ms.
 
@@ -653,7 +654,8 @@ class Table:
 
     def chaodi_runs_out(self) -> None:
         """Hand 2: Alice passes the after-deal window and buries if asked; the 炒底
-        window reaches her, explains itself, and left to run out counts as her Pass."""
+        window reaches her and explains itself; in English it is left to run out and counts
+        as her Pass, in Chinese she taps 不炒 (the turn clock is waited out once)."""
         app = self.app
         deadline = time.monotonic() + 60
         while True:
@@ -684,10 +686,14 @@ class Table:
         expect(app.locator("#asks .ask")).to_contain_text(ask)
         assert app.evaluate("Telegram.WebApp.isClosingConfirmationEnabled")
         seat = view_of(app)["me"]["seat"]
-        waited = time.monotonic()
-        expect(app.locator("#asks")).to_be_hidden(timeout=(TURN_SECONDS + 10) * 1000)
+        if self.lang == "en":
+            waited = time.monotonic()
+            expect(app.locator("#asks")).to_be_hidden(timeout=(TURN_SECONDS + 10) * 1000)
+            assert time.monotonic() - waited > TURN_SECONDS / 2
+        else:
+            press_main(app)
+            expect(app.locator("#asks")).to_be_hidden()
         view = view_of(app)
-        assert time.monotonic() - waited > TURN_SECONDS / 2
         assert not view["me"]["auto"] and not view["seats"][seat]["auto"], view["seats"]
         assert view["phase"] != "chaodi" or view["to_act"]["seats"] != [seat]
         expect(app.locator("#app")).not_to_contain_text(self.T("webapp.auto"))
@@ -1257,9 +1263,10 @@ def test_the_hands_tricks_and_the_matchs_history_one_tap_from_the_table(
 ) -> None:
     """Alice and three computers, in two pages of one launch (360×640 and 320×568, light and
     dark): after her failed throw the 📋 panel lists the tricks with the throw's row (what was
-    tried, the beater and its holder, the penalty); the hand then plays out (her turn runs
-    out: 托管), and the panel has every trick, each team's point cards and the kitty; 📈 has
-    the hand's row and the level chart, and still does in hand 2."""
+    tried, the beater and its holder, the penalty); the hand then plays out by 托管 (in
+    English her turn runs out; in Chinese she taps 我先托管 at once, not waiting the turn
+    clock out a second time), and the panel has every trick, each team's point cards and
+    the kitty; 📈 has the hand's row and the level chart, and still does in hand 2."""
     ARTIFACTS.mkdir(exist_ok=True)
     english = lang == "en"
     quick = {
@@ -1312,7 +1319,10 @@ def test_the_hands_tricks_and_the_matchs_history_one_tap_from_the_table(
             for p in pages.values():
                 close_panel(p)
 
-            # her turns run out: 托管 plays the hand out
+            # 托管 plays the hand out: her turn runs out, or she is away
+            if not english:
+                app.locator("#tools [data-act=away]").click()
+                wait_js(app, "state.view.me.auto")
             expect(app.locator("#result")).to_be_visible(timeout=120_000)
             for p in pages.values():
                 open_panel(p, "tricks")
