@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot.live import Game, Tables
+from bot.live import Answer, Game, Tables
 from bot.models import ChatSettings
 from bot.outbox import Outboxes
 from bot.store import Store
@@ -52,11 +52,12 @@ class ChatLifecycle:
         return bool((await self.tables.change(game, End(by))).events)
 
     # ------------------------------------------------------------------ DMs
-    async def open_dm(self, game_id: int, user_id: int) -> str:
-        """/start g<game>: the player (re)opened the DM; resume if the game waited for them."""
+    async def open_dm(self, game_id: int, user_id: int) -> Answer:
+        """/start g<game>: the player (re)opened the DM; resume if the game waited for
+        them. What they are told."""
         game = await self.tables.get(game_id)
         if game is None or game.rec.seat_of(user_id) is None:
-            return "open.not_seated"
+            return Answer("open.not_seated")
         return (await self.tables.change(game, DmBack(user_id))).said
 
     async def dm_started(self, user_id: int) -> list[Game]:

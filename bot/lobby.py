@@ -8,8 +8,10 @@ commands for the change path (``Tables.change``), with what the person is told.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from bot import codec, options
+from bot.i18n import t
 from bot.live import Answer, Game, Tables
 from bot.messages import Clock, slot_key
 from bot.models import ChatSettings, GameRecord
@@ -17,7 +19,7 @@ from bot.processor import KeyedLocks
 from bot.publish import Publisher
 from bot.store import Store
 from bot.table import takeable
-from bot.table.commands import Join, LobbyCommand, TakeOver
+from bot.table.commands import AddComputer, Join, LobbyCommand, TakeOver
 
 
 class Lobby:
@@ -70,25 +72,30 @@ class Lobby:
         box = self.publisher.outboxes.get(game.rec.chat_id)
         return box.message_id(slot_key(game.rec.id, "lobby"))
 
-    async def join(self, game_id: int, seat: int, user_id: int, name: str, lang: str | None) -> str:
-        """Seat a player who came through the deep link. Returns an i18n key."""
+    async def join(
+        self, game_id: int, seat: int, user_id: int, name: str, lang: str | None
+    ) -> Answer:
+        """Seat a player who came through the deep link: what they are told."""
         game = await self.tables.get(game_id)
         if game is None:
-            return "join.no_game"
+            return Answer("join.no_game")
         return (await self.tables.change(game, Join(seat, user_id, name, lang))).said
 
     async def press(self, game: Game, command: LobbyCommand) -> Answer:
-        """A lobby button."""
+        """A lobby button. A computer seated is named here, in the group's words (the
+        table picks none)."""
+        if isinstance(command, AddComputer):
+            command = replace(command, name=t(game.rec.lang, "computer_name"))
         return (await self.tables.change(game, command)).answer
 
     async def take_over(
         self, game_id: int, seat: int, user_id: int, name: str, lang: str | None
-    ) -> str:
+    ) -> Answer:
         """/start t<game>_<seat>: a group member takes the seat of a player who is on
-        托管 or unreachable; they get the current hand at once. Returns an i18n key."""
+        托管 or unreachable; they get the current hand at once. What they are told."""
         game = await self.tables.get(game_id)
         if game is None:
-            return "join.no_game"
+            return Answer("join.no_game")
         return (await self.tables.change(game, TakeOver(seat, user_id, name, lang))).said
 
     def takeover_link(self, game: Game, seat: int) -> str | None:

@@ -494,7 +494,7 @@ class HandInput:
             task = asyncio.create_task(self._search_hint(game, hint, seat))
             self.hinting[key] = task
             task.add_done_callback(lambda _: self.hinting.pop(key, None))
-        return Answer(t(game.rec.seat_lang(seat), "hint.thinking"))
+        return Answer("hint.thinking")
 
     async def _search_hint(self, game: Game, hint: Hint, seat: int) -> None:
         try:

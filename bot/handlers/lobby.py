@@ -6,7 +6,9 @@ from telegram import Update, User
 from telegram.constants import ParseMode
 
 from bot import codec, i18n
+from bot.answers import words
 from bot.context import Context
+from bot.game import Answer
 from bot.handlers import chat_lang, group_command, is_member, reply, service
 from bot.i18n import t
 from bot.render.names import clip, shown
@@ -85,14 +87,15 @@ async def start(update: Update, context: Context) -> None:
     name, code = display_name(user), i18n.normalize(user.language_code)
     seat = 0
     if isinstance(link, codec.OpenLink):
-        key = await context.bot_data.chats.open_dm(link.game, user.id)
+        said = await context.bot_data.chats.open_dm(link.game, user.id)
     elif not await is_member(context, game.rec.chat_id, user.id):
-        key = "join.not_member"
+        said = Answer("join.not_member")
     elif isinstance(link, codec.TakeLink):
         seat = link.seat
-        key = await context.bot_data.lobby.take_over(link.game, seat, user.id, name, code)
+        said = await context.bot_data.lobby.take_over(link.game, seat, user.id, name, code)
         lang = game.rec.user_lang(user.id, user.language_code)
     else:
         seat = link.seat
-        key = await context.bot_data.lobby.join(link.game, seat, user.id, name, code)
-    await reply(context, msg, t(lang, key, group=group, seat=seat + 1), parse_mode=ParseMode.HTML)
+        said = await context.bot_data.lobby.join(link.game, seat, user.id, name, code)
+    text = words(lang, said, group=group, seat=seat + 1)
+    await reply(context, msg, text, parse_mode=ParseMode.HTML)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
+from bot.answers import Reply, reply_in
 from bot.codec import EndButton
 from bot.context import Context
 from bot.game import Answer, Game
@@ -49,27 +50,27 @@ async def endgame_cmd(update: Update, context: Context) -> None:
     await reply(context, msg, t(lang, "endgame.confirm", n=hand), reply_markup=markup)
 
 
-async def end_press(update: Update, context: Context, game: Game, button: EndButton) -> Answer:
+async def end_press(update: Update, context: Context, game: Game, button: EndButton) -> Reply:
     """The /endgame question's buttons: only the creator or an admin decides."""
     query = update.callback_query
     assert query is not None
     user = query.from_user
     lang = await chat_lang(context, update)
     if not await _may_manage(context, game, user.id):
-        return Answer(t(lang, "endgame.refused"), alert=True)
+        return reply_in(lang, Answer("endgame.refused", alert=True))
     if game.rec.status not in ("lobby", "running"):
-        text, answer = t(lang, "endgame.none"), Answer(t(lang, "stale"))
+        text, answer = t(lang, "endgame.none"), Answer("stale")
     elif not button.end:
-        text, answer = t(lang, "endgame.kept"), Answer(t(lang, "endgame.kept"))
+        text, answer = t(lang, "endgame.kept"), Answer("endgame.kept")
     else:
         done = await context.bot_data.chats.end_game(game, shown(display_name(user)))
         if not done:
-            text, answer = t(lang, "endgame.none"), Answer(t(lang, "stale"))
+            text, answer = t(lang, "endgame.none"), Answer("stale")
         else:
-            text, answer = t(lang, "endgame.ended"), Answer(t(lang, "endgame.ended"))
+            text, answer = t(lang, "endgame.ended"), Answer("endgame.ended")
     if query.message is not None:
         await edit_query_message(context, query, text)  # the question loses its buttons
-    return answer
+    return reply_in(lang, answer)
 
 
 async def takeover_cmd(update: Update, context: Context) -> None:

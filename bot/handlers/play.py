@@ -22,13 +22,13 @@ from telegram import Update
 from telegram.error import TelegramError
 
 from bot import codec
+from bot.answers import Reply, reply_in
 from bot.codec import EndButton, Kind, LobbyButton, SettingsButton
 from bot.context import Context
 from bot.game import Answer, StepFailed
 from bot.handlers import chat_lang, describe, is_admin, service
 from bot.handlers.manage import end_press
 from bot.handlers.settings import settings_press
-from bot.i18n import t
 from bot.store import database_fault
 
 log = logging.getLogger(__name__)
@@ -39,28 +39,31 @@ async def on_callback(update: Update, context: Context) -> None:
     if query is None:
         return
     try:
-        answer = await _route(update, context)
+        said = await _route(update, context)
     except StepFailed:  # logged with the game's id; the game is as it was saved
-        answer = Answer(t(await chat_lang(context, update), "error.undone"), alert=True)
+        lang = await chat_lang(context, update)
+        said = reply_in(lang, Answer("error.undone", alert=True))
     except Exception as e:
         if fault := database_fault(e):  # a full disk: one line, no traceback
             log.error("%s failed (%s)", describe(update, context), fault)
         else:
             log.exception("%s failed", describe(update, context))
-        answer = Answer(t(await chat_lang(context, update), "error"), alert=True)
+        said = reply_in(await chat_lang(context, update), Answer("error", alert=True))
     try:
-        await query.answer(answer.text[:200] or None, show_alert=answer.alert)
+        await query.answer(said.text[:200] or None, show_alert=said.alert)
     except TelegramError as e:
         log.info("could not answer callback: %s", e)
 
 
-async def _route(update: Update, context: Context) -> Answer:
+async def _route(update: Update, context: Context) -> Reply:
+    """The press's answer in the reader's words: a lobby's in the group's language, a
+    seat's in the presser's, the rest in the chat's."""
     query = update.callback_query
     assert query is not None
     try:
         button = codec.parse(query.data)
     except codec.BadData:
-        return Answer(t(await chat_lang(context, update), "bad_button"))
+        return reply_in(await chat_lang(context, update), Answer("bad_button"))
     if isinstance(button, SettingsButton):
         return await settings_press(update, context, button)
     svc = service(context)
@@ -68,22 +71,24 @@ async def _route(update: Update, context: Context) -> Answer:
     # disk and stays there (``detached``), answered as the table answers it (stale)
     game = await svc.read(button.game)
     if game is None:
-        return Answer(t(await chat_lang(context, update), "stale"))
+        return reply_in(await chat_lang(context, update), Answer("stale"))
     user = query.from_user
+    group, presser = game.rec.lang, game.rec.user_lang(user.id, user.language_code)
     match button:
         case EndButton():  # closes the question; changes a game only while it runs
             return await end_press(update, context, game, button)
         case LobbyButton() if game.detached:
-            return Answer(t(game.rec.lang, "stale"))  # a lobby's answers: the group's words
+            return reply_in(group, Answer("stale"))  # a lobby's answers: the group's words
         case _ if game.detached:
-            return Answer(t(game.rec.user_lang(user.id, user.language_code), "stale"))
+            return reply_in(presser, Answer("stale"))
         case LobbyButton():
             boss = button.kind == Kind.LEAVE or user.id == game.rec.creator_id
             admin = not boss and await is_admin(context, game.rec.chat_id, user.id)
-            return await context.bot_data.lobby.press(game, button.command(user.id, admin))
+            answer = await context.bot_data.lobby.press(game, button.command(user.id, admin))
+            return reply_in(group, answer)
         case _:
             msg = query.message
             private = msg is not None and msg.chat.type == "private"
             dm_message = msg.message_id if msg is not None and private else None
             command = button.command(user.id, user.language_code)
-            return await context.bot_data.hands.press(game, command, dm_message)
+            return reply_in(presser, await context.bot_data.hands.press(game, command, dm_message))

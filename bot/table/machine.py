@@ -39,7 +39,7 @@ from bot.table.commands import (
     Why,
 )
 from bot.table.events import Opened
-from bot.table.state import Moment, Outcome, Pace, Step, Table
+from bot.table.state import Answer, Moment, Outcome, Pace, Step, Table
 
 
 def apply(table: Table, command: Command, pace: Pace, at: Moment) -> Outcome:
@@ -71,7 +71,7 @@ def apply(table: Table, command: Command, pace: Pace, at: Moment) -> Outcome:
             out.said = seats.take_over(table, command, step)
         case DmBack():
             seats.dm_back(table, command.user_id, step)
-            out.said = "join.back"
+            out.said = Answer("join.back")
         case DmLost():
             seats.dm_lost(table, command, step)
         case End():

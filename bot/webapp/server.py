@@ -47,6 +47,7 @@ from aiohttp import web
 from aiolimiter import AsyncLimiter
 
 from bot import codec
+from bot.answers import reply_in
 from bot.config import Settings
 from bot.i18n import LANGS, catalog, normalize, pick, t
 from bot.live import Answer, Game, StepFailed
@@ -340,15 +341,16 @@ async def act(request: web.Request) -> web.Response:
     status = 200
     try:
         if game.detached:  # an ended game: nothing changes it, as an old keyboard's press
-            answer = Answer(t(lang, "stale"))
+            answer = Answer("stale")
         else:
             answer = await _running(request).bot_data.hands.press(game, command)
     except StepFailed:  # logged once with the game's id; the game is as it was saved
-        answer, status = Answer(t(lang, "error.undone"), alert=True), 503
+        answer, status = Answer("error.undone", alert=True), 503
     async with game.lock:
         doc = _running(request).bot_data.hub.view(game, seat, lang)
+    said = reply_in(lang, answer)  # in the reader's words, as the view is
     return web.json_response(
-        {"text": answer.text, "alert": answer.alert, "view": doc}, status=status, dumps=_dumps
+        {"text": said.text, "alert": said.alert, "view": doc}, status=status, dumps=_dumps
     )
 
 

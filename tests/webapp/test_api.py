@@ -15,7 +15,6 @@ import pytest
 from bot.fake_telegram import FakeTelegram
 from bot.i18n import t
 from bot.render.names import isolate
-from bot.table.hand import reason_text
 from bot.webapp.auth import InitDataError, sign, validate
 from engine.errors import IllegalAction
 from engine.hand import Play, Show
@@ -287,7 +286,7 @@ def _refusal(match, action) -> str:
     try:
         match.model_copy(deep=True).apply(action)
     except IllegalAction as e:
-        return reason_text("en", e)
+        return t("en", f"reason.{e.reason}")
     raise AssertionError(f"{action} is legal")
 
 
