@@ -125,9 +125,9 @@ class GameService:
         the change stands: a failing publish or timer is repaired (the game shown and
         armed again, as saved) and the outcome returned."""
         async with game.lock:
-            window = game.window_deadline
+            window = game.table.window_deadline
             try:
-                out = table.apply(game, command, self.settings, self.moment())
+                out = table.apply(game.table, command, self.settings, self.moment())
                 shown: list[Event | history.Charted] = list(out.events)
                 if out.events:
                     shown += await self._hand_over(game, out.events)
@@ -140,14 +140,14 @@ class GameService:
                     self.publisher.publish(game, shown)
                 self._arm(game)
             except Exception:
-                self._failed(game, "showing it or arming its timer", game.window_deadline)
+                self._failed(game, "showing it or arming its timer", game.table.window_deadline)
             if game.rec.status not in RUNNING_STATES and game.rec.id not in self._retiring:
                 task = asyncio.get_running_loop().create_task(self._retire(game))
                 self._retiring[game.rec.id] = task
             return out
 
     def _arm(self, game: Game, again: bool = False) -> None:
-        due = table.due(game, self.settings, self.moment())
+        due = table.due(game.table, self.settings, self.moment())
         self.deadlines.arm(self, game, due, again=again)
 
     async def _retire(self, game: Game) -> None:
@@ -185,11 +185,13 @@ class GameService:
             f" ({fault})" if fault else "",
             exc_info=fault is None,
         )
-        game.rec = GameRecord.restore(game.saved, game.saved_match)
+        game.table.rec = GameRecord.restore(game.saved, game.saved_match)
         rec = game.rec
-        game.match = MatchState.model_validate_json(rec.match_json) if rec.match_json else None
-        game.window_deadline = window
-        table.restarted(game, self.settings, self.moment())
+        game.table.match = (
+            MatchState.model_validate_json(rec.match_json) if rec.match_json else None
+        )
+        game.table.window_deadline = window
+        table.restarted(game.table, self.settings, self.moment())
         try:
             self.publisher.publish(game, full=True)
             self._arm(game, again=True)
@@ -258,21 +260,26 @@ class GameService:
         if rec.status in RUNNING_STATES:
             return await self.get(game_id)
         match = MatchState.model_validate_json(rec.match_json) if rec.match_json else None
-        return Game(rec, match, saved=rec.record_json(), saved_match=rec.match_json, detached=True)
+        return Game(
+            table.Table(rec, match),
+            saved=rec.record_json(),
+            saved_match=rec.match_json,
+            detached=True,
+        )
 
     def _adopt(self, rec: GameRecord) -> Game:
         """The game of a record read from the store, kept in memory (an ended one, read
         again for a press on an old message, leaves again after that change)."""
         match = MatchState.model_validate_json(rec.match_json) if rec.match_json else None
-        game = Game(rec, match, saved=rec.record_json(), saved_match=rec.match_json)
+        game = Game(table.Table(rec, match), saved=rec.record_json(), saved_match=rec.match_json)
         self.games[rec.id] = game
-        table.restarted(game, self.settings, self.moment())
+        table.restarted(game.table, self.settings, self.moment())
         return game
 
     async def create(self, rec: GameRecord) -> Game:
         """A new lobby: saved (once), shown and armed."""
         rec = await self.store.create_game(rec)
-        game = self.games[rec.id] = Game(rec, saved=rec.record_json())
+        game = self.games[rec.id] = Game(table.Table(rec), saved=rec.record_json())
         async with game.lock:
             self.publisher.publish(game, table.opened().events)
             self._arm(game)

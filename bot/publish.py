@@ -169,7 +169,7 @@ class Publisher:
         rec, match = game.rec, game.match
         if rec.group_gone or match is None:
             return False
-        done = self.projections.of(game, None).tricks_done
+        done = self.projections.of(game.table, None).tricks_done
         if not done:
             return False
         box = self.outboxes.get(rec.chat_id)
@@ -261,7 +261,7 @@ class Publisher:
             box.put(slot_key(rec.id, "lobby"), render_lobby(rec, user), thread_id=th)
         if match is None:
             return
-        shown = self.projections.of(game, None)
+        shown = self.projections.of(game.table, None)
         done = shown.tricks_done
         # a trick just won goes out at once
         urgent = any(isinstance(e, TrickWon) for e in events)
@@ -287,7 +287,7 @@ class Publisher:
         box = self.outboxes.get(s.user_id)
         key = self.dm_key(rec)
         hand = match.hand
-        clock = clock_of(game, self.settings)  # whoever acts now: theirs, or the window's
+        clock = clock_of(game.table, self.settings)  # whoever acts now: theirs, or the window's
         needs = _needs(game, seat, clock)
         last = self._dms.get((rec.id, seat))
         if last is not None and last.needs == needs and key in box.slots:
@@ -299,7 +299,7 @@ class Publisher:
         ):
             return  # their Mini App shows it all; the DM catches up when the app closes
         app_url = table_url(self.settings.webapp_url, rec.id)
-        projection = self.projections.of(game, seat)
+        projection = self.projections.of(game.table, seat)
         content, my_turn = render_hand.hand_message(rec, projection, app_url)
         if rec.status == "ended":  # the last word: no buttons any more
             ended = t(rec.seat_lang(seat), "dm.ended", group=shown(rec.chat_title or "?"))
@@ -406,7 +406,7 @@ def _needs(game: Game, seat: int, clock: Deadline | None) -> Needs:
         show_options=(tuple(map(tuple, match.observation(seat).show_options)) if dealing else None),
         can_pass=hand.can_pass(seat) if phase == "after_deal" else None,
         version=hand.version if mine else None,
-        warned=game.warned if mine else None,
+        warned=game.table.warned if mine else None,
         clock=clock if clock is None or clock.window or mine else None,
         failed_throws=sum(
             1 for tr in hand.tricks if tr.plays and tr.plays[0].attempted is not None

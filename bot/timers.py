@@ -169,14 +169,14 @@ class Deadlines:
         if the game is still where it was."""
         strength = game.rec.computer_strength
         if token.kind in SHOW_WINDOWS:
-            asked = table.showing(game, token, self.settings)
+            asked = table.showing(game.table, token, self.settings)
             shows = await asyncio.gather(
                 *(self.computers.act(strength, obs, rng) for obs, rng in asked)
             )
             return Tick(
                 token, shows={obs.seat: a for (obs, _), a in zip(asked, shows, strict=True)}
             )
-        deciding = table.deciding(game, token)
+        deciding = table.deciding(game.table, token)
         if deciding is None:
             return Tick(token)
         obs, rng = deciding

@@ -303,7 +303,7 @@ class Hub:
             seat = None
         if game.detached:
             return project(rec, match, None)
-        return self.publisher.projections.of(game, seat)
+        return self.publisher.projections.of(game.table, seat)
 
     def panel(
         self, game: Game, seat: int | None, lang: str, name: Literal["tricks", "history"]

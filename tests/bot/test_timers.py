@@ -76,10 +76,10 @@ async def test_a_deal_batchs_shows_are_decided_while_its_timer_waits():
     settings = Settings(_env_file=None, bot_token="0:x")  # type: ignore[call-arg]
     rec = GameRecord(id=1, chat_id=-1, creator_id=1, seed=5, created_at=0.0)
     rec.computer_strength = "normal"
-    game = Game(rec)
-    table.apply(game, Join(0, 1, "Ann", "en"), settings, Moment(0, 0))
+    game = Game(table.Table(rec))
+    table.apply(game.table, Join(0, 1, "Ann", "en"), settings, Moment(0, 0))
     for command in (AddComputer(1), AddComputer(1), AddComputer(1), Start(1)):
-        table.apply(game, command, settings, Moment(0, 0))
+        table.apply(game.table, command, settings, Moment(0, 0))
     asked: list[int] = []
     changes: list[Tick] = []
 
@@ -105,7 +105,7 @@ async def test_a_deal_batchs_shows_are_decided_while_its_timer_waits():
 
     deadlines = timers.Deadlines(Schedule(), None, Computers(), settings, None)  # type: ignore[arg-type]
     tables = Tables()
-    found = table.due(game, settings, Moment(0, 0))
+    found = table.due(game.table, settings, Moment(0, 0))
     assert found is not None and found[0].kind == TimerKind.DEAL
     deadlines.arm(tables, game, found)
     await asyncio.sleep(0.05)  # the timer has not gone off yet
