@@ -392,7 +392,7 @@ def _needs(game: Game, seat: int, clock: Deadline | None) -> Needs:
         group_gone=rec.group_gone,
         lang=rec.seat_lang(seat),
         auto=s.auto,
-        selection=tuple(s.selection),
+        selection=tuple(s.ui.selection),
         hand_number=hand.hand_number,
         phase="play" if phase in ("burying", "playing") else phase,
         overturner=hand.turn if phase == "chaodi" else None,
@@ -411,11 +411,11 @@ def _needs(game: Game, seat: int, clock: Deadline | None) -> Needs:
         failed_throws=sum(
             1 for tr in hand.tricks if tr.plays and tr.plays[0].attempted is not None
         ),
-        hint=None if s.hint is None else (s.hint.hand, s.hint.version),
-        why=s.why,
+        hint=None if s.ui.hint is None else (s.ui.hint.hand, s.ui.hint.version),
+        why=s.ui.why,
         away=s.away,
         autos=tuple(i for i, other in enumerate(rec.seats) if other.human and other.auto),
-        tally=s.tally,
+        tally=s.ui.tally,
     )
 
 

@@ -64,11 +64,11 @@ def press(table: Table, cmd: SeatCommand, step: Step) -> Answer:
         case Why():
             return _why(table, seat, step)
         case Tally():
-            s.tally = not s.tally
+            s.ui.tally = not s.ui.tally
             step.events.append(Selected(seat))
             return Answer()
         case Clear():
-            s.selection = []
+            s.ui.selection = []
             step.events.append(Selected(seat))
             return Answer()
         case Back():
@@ -88,7 +88,7 @@ def _away(table: Table, seat: int, step: Step) -> Answer:
     if s.auto:
         return Answer("auto.already")
     s.auto = s.away = True
-    s.selection = []
+    s.ui.selection = []
     step.events.append(AutoOn(seat))
     return Answer("auto.away")
 
@@ -110,12 +110,12 @@ def _select(table: Table, seat: int, cmd: Select, step: Step) -> Answer:
     if not 0 <= copy < hand.hands[seat].count(card):
         return Answer("stale", {"card": card, "copy": copy})
     # a tap on an older keyboard only selects
-    if cmd.version == hand.version and one_tap(hand, seat, s.selection):
+    if cmd.version == hand.version and one_tap(hand, seat, s.ui.selection):
         return _act(table, rules.Play(seat=seat, cards=[card]), seat, step)
-    if s.selection.count(card) > copy:
-        s.selection.remove(card)
+    if s.ui.selection.count(card) > copy:
+        s.ui.selection.remove(card)
     else:
-        s.selection.append(card)
+        s.ui.selection.append(card)
     step.events.append(Selected(seat))
     return Answer()
 
@@ -132,9 +132,9 @@ def _hint(table: Table, seat: int, cmd: Hint, step: Step) -> Answer:
         return Answer()  # decided for a moment that has passed: dropped, nothing changes
     cards, reason = list(suggestion.cards), suggestion.reason
     s = rec.seats[seat]
-    s.selection = list(cards)
+    s.ui.selection = list(cards)
     # why, shown with the selection while it stays the hint (bot.projection)
-    s.hint = Hinted(hand=hand.hand_number, version=hand.version, cards=cards, reason=reason)
+    s.ui.hint = Hinted(hand=hand.hand_number, version=hand.version, cards=cards, reason=reason)
     step.events.append(Selected(seat))
     return Answer("hint.done", {"cards": tuple(cards)})
 
@@ -145,7 +145,7 @@ def _why(table: Table, seat: int, step: Step) -> Answer:
     assert match is not None
     done = sum(1 for trick in match.hand.tricks if trick.winner is not None)
     s = table.rec.seats[seat]
-    s.why = None if not done or s.why == done else done
+    s.ui.why = None if not done or s.ui.why == done else done
     step.events.append(Selected(seat))
     return Answer()
 
@@ -157,7 +157,7 @@ def _play(table: Table, seat: int, cmd: Play, step: Step) -> Answer:
     if cmd.version != hand.version:
         return Answer("stale", {"version": cmd.version, "current": hand.version})
     # the DM plays its selection; the Mini App sends the cards
-    cards = list(table.rec.seats[seat].selection if cmd.cards is None else cmd.cards)
+    cards = list(table.rec.seats[seat].ui.selection if cmd.cards is None else cmd.cards)
     if hand.phase == "burying":
         return _act(table, rules.Bury(seat=seat, cards=cards), seat, step)
     return _act(table, rules.Play(seat=seat, cards=cards), seat, step)
@@ -168,7 +168,7 @@ def _act(table: Table, action: rules.Action, seat: int, step: Step) -> Answer:
         table.act(action, step)
     except IllegalAction as e:
         return refusal(e)
-    table.rec.seats[seat].selection = []
+    table.rec.seats[seat].ui.selection = []
     return Answer(f"ack.{action.kind}")
 
 

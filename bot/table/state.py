@@ -125,7 +125,7 @@ class Table:
         step.events += match.start_next_hand()
         rec.hand_no = match.hand_number
         for s in rec.seats:
-            s.selection = []
+            s.ui.selection = []
         self.after_engine(step)
 
 

@@ -117,7 +117,7 @@ def test_a_hint_shows_why_in_the_dm_and_the_mini_app_in_the_readers_words():
     zh = reason_line("zh", match.hand.ctx.sorted(list(p.own.selection)), p.own.hint, own=True)
     assert t("zh", "dm.hint.why", line=zh) in hand_message(rec, project(rec, match, 0))[0].text
     # another selection: the hint's why is gone
-    rec.seats[0].selection = []
+    rec.seats[0].ui.selection = []
     assert project(rec, match, 0).own.hint is None  # type: ignore[union-attr]
 
 

@@ -236,4 +236,4 @@ async def test_a_card_tap_from_an_older_keyboard_only_selects_never_plays(tmp_pa
             await world.settle()
             assert record.answered and not record.show_alert
             assert game.match.model_dump_json() == state  # nothing was played
-            assert game.rec.seats[0].selection == codec.decode_cards(legal.arg[0])  # selected
+            assert game.rec.seats[0].ui.selection == codec.decode_cards(legal.arg[0])  # selected

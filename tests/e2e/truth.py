@@ -206,7 +206,7 @@ class TruthWatch:
         rec, hand = game.rec, game.match.hand
         lang = rec.seat_lang(seat)
         view = hand.observation(seat)
-        selection = rec.seats[seat].selection
+        selection = rec.seats[seat].ui.selection
         phase = hand.phase
 
         def named(seat_or_none: int | None) -> str:

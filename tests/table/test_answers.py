@@ -138,7 +138,7 @@ def test_a_computer_is_seated_with_the_name_the_edge_gives_it():
 def test_a_hint_selected_says_which_cards_and_one_out_of_turn_nothing_to_suggest():
     table, at = ann_follows()
     out = apply(table, hint(table), PACE, at.moment)
-    assert told(out) == Answer("hint.done", {"cards": tuple(table.rec.seats[0].selection)})
+    assert told(out) == Answer("hint.done", {"cards": tuple(table.rec.seats[0].ui.selection)})
     out = refused(table, at, at_seat(table, Hint))  # no suggestion came with it
     assert told(out) == Answer("hint.not_now")
 

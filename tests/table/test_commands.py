@@ -232,11 +232,11 @@ def test_im_away_puts_the_seat_on_托管_as_a_time_out_does_until_any_press():
     table, at = ann_follows()
     n, v = seen(table)  # a tap on an older keyboard selects (one tap would play)
     apply(table, Select(CREATOR, n, v - 1, table.match.hand.hands[0][0], 0), PACE, at.moment)
-    assert table.rec.seats[0].selection
+    assert table.rec.seats[0].ui.selection
     out = apply(table, at_seat(table, Away), PACE, at.moment)
     assert kinds(out) == ["auto_on"] and out.answer.key == "auto.away"
     s = table.rec.seats[0]
-    assert s.auto and s.away and s.selection == []
+    assert s.auto and s.away and s.ui.selection == []
     # the timers see a robot's seat: no turn clock, the computer moves for Ann now
     assert due(table, PACE, at.moment)[0][2] == "robot" and turn_clock(table) is None
     # asked again: already so, nothing changes
@@ -258,9 +258,9 @@ def test_im_away_puts_the_seat_on_托管_as_a_time_out_does_until_any_press():
 def test_the_counter_button_shows_and_hides_the_dm_counter():
     table, at = ann_follows()
     out = apply(table, at_seat(table, Tally), PACE, at.moment)
-    assert kinds(out) == ["selected"] and table.rec.seats[0].tally
+    assert kinds(out) == ["selected"] and table.rec.seats[0].ui.tally
     apply(table, at_seat(table, Tally), PACE, at.moment)
-    assert not table.rec.seats[0].tally
+    assert not table.rec.seats[0].ui.tally
 
 
 # ---------------------------------------------------------------------- each command
@@ -269,9 +269,9 @@ def test_select_toggles_one_copy_and_a_copy_not_held_is_out_of_date():
     hand = table.match.hand.hands[0]
     card = next(c for c in hand if hand.count(c) == 1)
     out = apply(table, at_seat(table, Select, CREATOR, card, 0), PACE, at.moment)
-    assert kinds(out) == ["selected"] and table.rec.seats[0].selection == [card]
+    assert kinds(out) == ["selected"] and table.rec.seats[0].ui.selection == [card]
     out = apply(table, at_seat(table, Select, CREATOR, card, 0), PACE, at.moment)
-    assert kinds(out) == ["selected"] and table.rec.seats[0].selection == []
+    assert kinds(out) == ["selected"] and table.rec.seats[0].ui.selection == []
     out = refused(table, at, at_seat(table, Select, CREATOR, card, 1))
     assert out.answer == Answer("stale", {"card": card, "copy": 1})
     missing = next(c for c in range(54) if c not in hand)
@@ -285,7 +285,7 @@ def test_a_tap_on_an_older_keyboard_only_selects_even_when_one_card_would_play()
     n, v = seen(table)
     card = table.match.hand.hands[0][0]
     out = apply(table, Select(CREATOR, n, v - 1, card, 0), PACE, at.moment)
-    assert kinds(out) == ["selected"] and table.rec.seats[0].selection == [card]
+    assert kinds(out) == ["selected"] and table.rec.seats[0].ui.selection == [card]
 
 
 def test_the_dealer_buries_with_play_and_the_engine_says_why_not_first():
@@ -303,11 +303,11 @@ def test_the_dealer_buries_with_play_and_the_engine_says_why_not_first():
     )
     out = apply(table, hint(table), PACE, at.moment)
     assert out.answer.key == "hint.done" and kinds(out) == ["selected"]
-    chosen = table.rec.seats[0].selection
+    chosen = table.rec.seats[0].ui.selection
     assert sorted(chosen) == sorted(choose_bury(table.match.hand.observation(0)))
     out = apply(table, at_seat(table, Play), PACE, at.moment)  # None: the selection
     assert out.answer.key == "ack.bury" and "buried" in kinds(out)
-    assert table.rec.seats[0].selection == []
+    assert table.rec.seats[0].ui.selection == []
 
 
 def test_play_sends_the_cards_or_the_selection_and_the_engine_refuses_illegal_ones():
@@ -324,7 +324,7 @@ def test_play_sends_the_cards_or_the_selection_and_the_engine_refuses_illegal_on
     out = refused(table, at, at_seat(table, Play))  # nothing selected
     assert out.answer == engine_says(table, rules.Play(seat=0, cards=[]))
     apply(table, hint(table), PACE, at.moment)
-    card = table.rec.seats[0].selection[0]
+    card = table.rec.seats[0].ui.selection[0]
     out = apply(table, at_seat(table, Play, CREATOR, (card,)), PACE, at.moment)
     assert out.answer.key == "ack.play" and kinds(out)[0] == "played"
 
@@ -368,9 +368,9 @@ def test_show_pass_and_redeal_are_the_engines_to_allow():
 def test_clear_unselects_everything_and_back_without_托管_changes_nothing():
     table, at = ann_follows()
     apply(table, hint(table), PACE, at.moment)
-    assert table.rec.seats[0].selection
+    assert table.rec.seats[0].ui.selection
     out = apply(table, at_seat(table, Clear), PACE, at.moment)
-    assert kinds(out) == ["selected"] and table.rec.seats[0].selection == []
+    assert kinds(out) == ["selected"] and table.rec.seats[0].ui.selection == []
     assert refused(table, at, at_seat(table, Back)).answer.key == "auto.off"
 
 

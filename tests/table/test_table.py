@@ -211,15 +211,15 @@ def test_a_tapped_card_is_the_play_when_one_card_is_needed_and_nothing_is_select
     # with a card selected (the hint's) a tap only selects: a light change (no wait
     # for the disk)
     out = apply(table, hint(table), PACE, at.moment)
-    assert kinds(out) == ["selected"] and table.rec.seats[0].selection == [card]
+    assert kinds(out) == ["selected"] and table.rec.seats[0].ui.selection == [card]
     out = apply(table, tap(table, other), PACE, at.moment)
     assert kinds(out) == ["selected"] and not durable(out.events)
-    assert table.rec.seats[0].selection == [card, other]
+    assert table.rec.seats[0].ui.selection == [card, other]
     apply(table, at_seat(table, Clear), PACE, at.moment)
     out = apply(table, tap(table, card), PACE, at.moment)
     assert isinstance(out.events[0], Played) and out.events[0].cards == (card,)
     assert out.events[0].seat == 0 and durable(out.events)
-    assert out.answer == Answer("ack.play") and table.rec.seats[0].selection == []
+    assert out.answer == Answer("ack.play") and table.rec.seats[0].ui.selection == []
 
 
 def test_a_whole_hand_is_told_in_events_a_finished_trick_is_one():

@@ -388,7 +388,7 @@ async def test_a_hint_at_normal_is_answered_at_once_and_the_suggestion_follows(t
                     me = view["me"]
                     assert me["hint"] is not None and me["hint"]["line"], me
                     assert me["selection"] and sorted(me["selection"]) == sorted(
-                        game.rec.seats[seat].hint.cards
+                        game.rec.seats[seat].ui.hint.cards
                     )
                     hinted += 1
                     if hinted == 3:
