@@ -50,7 +50,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.fake_telegram import FakeTelegram, SimUser  # noqa: E402
-from bot.fake_telegram.models import CallbackRecord, Chat, Message  # noqa: E402
+from bot.fake_telegram.objects import CallbackRecord, Chat, Message
 from tests.e2e.harness import (  # noqa: E402
     buttons,
     find,
@@ -142,7 +142,7 @@ def delivered(app: Any, chat_ids: list[int]) -> bool:
     """Every outbox of these chats is idle: it found nothing left to send. (Asking each
     slot ``dirty`` instead costs a JSON dump of its keyboard per slot, per check; polled
     by 64 players that was most of the CPU, so the outboxes' own idle flag is read.)"""
-    boxes = service(app).outboxes._boxes
+    boxes = app.bot_data.outboxes._boxes
     for c in chat_ids:
         box = boxes.get(c)
         if box is None or box._task is None or box._task.done():

@@ -5,18 +5,18 @@ batch shown with the computers' shows, by computer strength.
         [--burn 0]
 
 A table of one person (who never shows) and three computers, the bot's pace (3 cards a
-seat a batch, ``bot.config.Settings``), classic rules, hand 1 of seeds from 5000. Every
-deal timer and after-deal window timer goes the bot's way (``bot.timers.Deadlines``):
+seat a batch, ``bot.infra.config.Settings``), classic rules, hand 1 of seeds from 5000. Every
+deal timer and after-deal window timer goes the bot's way (``bot.edges.timers.Deadlines``):
 at a search strength the computers' shows are decided in the process pool (2 workers,
 warmed up first) before the timer's change; easy decides them with the heuristic inside
 the change. Timed: the decisions plus the change (``bot.table.apply``), wall clock; the
 deal pace itself (1.5 s) is not waited. Prints medians, p95 and max per timer kind, the
 same over the timers at which a computer thought in the pool ("searched": the others
 cost what easy does); "seen": of those, what the batch waits for once its timer is due,
-the thinking having started when the timer was armed (``bot.timers``: the deal's pace or
+the thinking having started when the timer was armed (``bot.edges.timers``: the deal's pace or
 the computers' delay covers it); and how many decisions went to the pool. ``--burn N``
 runs N CPU burner processes meanwhile (``bench/burn.py``; it prints the machine's load):
-each search decision then stops at the bot's wall-clock ceiling (``bot.computer``).
+each search decision then stops at the bot's wall-clock ceiling (``bot.edges.computer``).
 """
 
 from __future__ import annotations
@@ -31,10 +31,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.burn import Burners  # noqa: E402
-from bot import computer, table  # noqa: E402
-from bot.computer import Computers  # noqa: E402
-from bot.config import Settings  # noqa: E402
-from bot.models import GameRecord  # noqa: E402
+from bot import table
+from bot.data.saved import GameRecord
+from bot.edges import computer
+from bot.edges.computer import Computers
+from bot.infra.config import Settings
 from bot.table import Moment, Table  # noqa: E402
 from bot.table.commands import AddComputer, Join, Start, Tick, Token  # noqa: E402
 
@@ -52,7 +53,7 @@ def new_table(seed: int, strength: str, settings: Settings) -> Table:
 
 
 async def decide(t: Table, token: Token, computers: Computers, settings: Settings) -> Tick:
-    """``bot.timers.Deadlines._think`` for a show window's timer."""
+    """``bot.edges.timers.Deadlines._think`` for a show window's timer."""
     strength = t.rec.computer_strength
     if not computer.searches(strength):
         return Tick(token)
@@ -83,7 +84,7 @@ async def run(strength: str, hands: int, computers: Computers, settings: Setting
             times[token[2]].append(took)
             if sum(computers.searched.values()) > asked:  # a computer thought
                 times["searched"].append(took)
-                # decided while the timer waits (bot.timers): what is left after its delay
+                # decided while the timer waits (bot.edges.timers): what is left after its delay
                 times["seen"].append(max(0.0, took - delay))
     searched = sum(computers.searched.values()) - before
     for kind, xs in times.items():

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.app import ALLOWED_UPDATES, build_application  # noqa: E402
 from bot.fake_telegram import FakeTelegram, RateLimits, SimUser  # noqa: E402
 from bot.fake_telegram.limits import COUNTED_METHODS  # noqa: E402
-from bot.fake_telegram.models import CallbackRecord  # noqa: E402
+from bot.fake_telegram.objects import CallbackRecord
 from tests.e2e.harness import (  # noqa: E402
     bot_busy,
     find,
@@ -147,7 +147,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 # the result reaches every chat
                 for _ in range(600):
                     await asyncio.sleep(0.1)
-                    if not svc.outboxes.pending():
+                    if not svc.publisher.outboxes.pending():
                         break
                 await asyncio.sleep(1.0)
                 seconds = time.monotonic() - t0

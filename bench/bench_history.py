@@ -22,10 +22,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot import history
-from bot.models import GameRecord, Seat
-from bot.render.chart import level_chart
-from bot.store import Store
+from bot.data import history
+from bot.data.saved import GameRecord, Seat
+from bot.data.store import Store
+from bot.views.chart import level_chart
 from engine.hand import Deal
 from engine.match import MatchState
 from engine.players import choose_action

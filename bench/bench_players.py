@@ -18,7 +18,7 @@ and card play, in all and by kind (one core, this process).
 and, of those, the ones it changed (decided again without the ceiling, from the same
 random state).
 ``--wall`` times what a person waits for instead: wall-clock time, each search decision
-given the bot's wall-clock ceiling (``bot.computer.ceiling``: ``--factor`` times its
+given the bot's wall-clock ceiling (``bot.edges.computer.ceiling``: ``--factor`` times its
 budget, at most ``--max-seconds``; ``--no-ceiling``: none), under the load of ``--burn``
 CPU burner processes (``bench/burn.py``; it prints the machine's load while it ran, other
 sessions' work included). "cut" counts the decisions the ceiling stopped. Issue 29's bar:
@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.burn import Burners  # noqa: E402
 from bench.duplicate_eval import load  # noqa: E402
-from bot.computer import ceiling  # noqa: E402
+from bot.edges.computer import ceiling
 from engine.hand import Deal, HandState, Show  # noqa: E402
 from engine.players.deadline import Deadline  # noqa: E402
 from engine.players.search import SearchPlayer  # noqa: E402

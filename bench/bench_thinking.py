@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_bot import Table, ms, play, seat, wire_wakeups  # noqa: E402
-from bot.computer import player_for  # noqa: E402
+from bot.edges.computer import player_for
 from bot.fake_telegram import FakeTelegram  # noqa: E402
 from engine.hand import Deal, HandState, Observation  # noqa: E402
 from engine.players import get  # noqa: E402

@@ -116,7 +116,7 @@ serialised (now once per rendered message), the request encoded; then the hand a
 table rendering and one pydantic dump per change (0.1 ms).
 
 G=16 again after the DM keyboards became plain data, presses were read without the
-pressed message's keyboard and formatting (bot/updates.py) and disarming a timer no
+pressed message's keyboard and formatting (bot/edges/updates.py) and disarming a timer no
 longer scans every job: main at a2688be, medians of 3 runs each, old and new
 alternating, 18:03-18:18 UTC, the machine otherwise quiet (think 3 s, warmup 20 s,
 window 40 s):
@@ -407,7 +407,7 @@ class AppBench(Bench):
         self.reopened = 0  # event streams that ended and were opened again
 
     def launch(self, person: Person) -> None:
-        from bot.webapp.auth import sign
+        from bot.edges.miniapp.auth import sign
 
         sim = person.sim
         user = {"id": sim.id, "first_name": sim.name, "language_code": "en"}
@@ -651,7 +651,7 @@ def build(world: Any, db: Path, overrides: dict[str, str]) -> Any:
     """``build_application`` with the fake's transport and seeded deals, whatever its
     signature (only parameters it has are passed; everything else its defaults)."""
     from bot.app import build_application
-    from bot.config import Settings
+    from bot.infra.config import Settings
 
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
@@ -672,7 +672,7 @@ def build(world: Any, db: Path, overrides: dict[str, str]) -> Any:
 
 @dataclass
 class WebApp:
-    """The bot's Mini App server on a local port (as ``bot.webapp.server.serve`` runs
+    """The bot's Mini App server on a local port (as ``bot.edges.miniapp.server.serve`` runs
     it) and one HTTP client for every simulated app."""
 
     runner: Any
@@ -680,7 +680,7 @@ class WebApp:
     base: str
 
     def bench(self, world: Any, think: float, meter: Meter) -> AppBench:
-        from bot.webapp.live import PING_SECONDS
+        from bot.edges.miniapp.streams import PING_SECONDS
 
         return AppBench(world, think, self.http, self.base, PING_SECONDS, meter)
 
@@ -692,7 +692,7 @@ class WebApp:
 async def serve_webapp(app: Any) -> WebApp:
     from aiohttp import web
 
-    from bot.webapp.server import make_app
+    from bot.edges.miniapp.server import make_app
 
     runner = web.AppRunner(make_app(lambda: app), access_log=None)
     await runner.setup()
@@ -766,14 +766,14 @@ def make_certificate(directory: Path) -> tuple[Path, Path]:
 def production_requests(ca_file: str | None) -> dict[str, Any]:
     """The ``request`` and ``get_updates_request`` to give ``bot.app.build_application``
     so that its calls trust ``ca_file`` as a host configures its client. A bot that has
-    ``TELEGRAM_CA_FILE`` (``bot.request.AiohttpRequest`` and the httpx option alike) is
+    ``TELEGRAM_CA_FILE`` (``bot.infra.request.AiohttpRequest`` and the httpx option alike) is
     given none: the setting is passed (``trust_settings``) and build_application makes
     production's own requests. An older bot (``--baseline``: PTB's ``HTTPXRequest``, 256
     connections for calls, 1 for getUpdates) gets those with the CA as httpx's ``verify``.
     Over plain HTTP (``ca_file`` None) nothing is passed either way.
     ``check_production_request`` stops a run whose request is not the class
     build_application makes by default."""
-    from bot.config import Settings
+    from bot.infra.config import Settings
 
     if ca_file is None or "telegram_ca_file" in Settings.model_fields:
         return {}
@@ -794,7 +794,7 @@ def trust_settings(ca_file: str | None) -> dict[str, Any]:
     (``COMPUTER_STRENGTH=easy``: at the default 普通 a Hint is searched in the worker
     processes, which this bench's bot CPU would not see, and which older bots did not
     do), where the bot has those settings."""
-    from bot.config import Settings
+    from bot.infra.config import Settings
 
     out: dict[str, Any] = {}
     if ca_file is not None and "telegram_ca_file" in Settings.model_fields:
@@ -812,7 +812,7 @@ def check_production_request(app: Any, settings: Any) -> str:
 
     def request_class(application: Any) -> type:
         request = application.bot.request
-        return type(getattr(request, "inner", request))  # (bot.metrics counts it)
+        return type(getattr(request, "inner", request))  # (bot.edges.metrics counts it)
 
     used, default = request_class(app), request_class(build_application(settings))
     if used is not default:
@@ -865,13 +865,13 @@ def bot_process(config: dict[str, Any]) -> int:
     import logging
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    if config["loop"] == "uvloop":  # (a checkout before bot.eventloop makes asyncio's loop)
+    if config["loop"] == "uvloop":  # (a checkout before bot.infra.eventloop makes asyncio's loop)
         import uvloop
 
         asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     from bot import hosting
     from bot.app import build_application
-    from bot.config import Settings
+    from bot.infra.config import Settings
 
     fields: dict[str, Any] = {
         "bot_token": config["token"],

@@ -64,7 +64,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.computer import WALL_FACTOR, WALL_MAX_SECONDS, ceiling, player_for  # noqa: E402
+from bot.edges.computer import WALL_FACTOR, WALL_MAX_SECONDS, ceiling, player_for
 from engine.hand import Action, Deal, HandState, Show  # noqa: E402
 from engine.players.deadline import Deadline, settle  # noqa: E402
 from engine.players.search import SearchPlayer  # noqa: E402

@@ -6,7 +6,7 @@
 A player is a name for ``engine.players.get`` (``random``, ``simple``, ``heuristic``,
 ``search``), optionally with options: ``search,budget_ms=50``; ``--budget-ms`` sets the
 budget of every search player that names none. ``bot:normal`` and ``bot:hard`` are the
-bot's own players of those strengths (``bot.computer.player_for``: 普通 and 困难, every
+bot's own players of those strengths (``bot.edges.computer.player_for``: 普通 and 困难, every
 part as it ships); ``bot:normal,fresh`` called as the bot calls it (a random stream of
 its own each decision, seeded from the seat's), ``bot:normal,wall`` the same with the
 bot's wall-clock ceiling on each decision (1.5 times its budget from the call: no longer
@@ -233,7 +233,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.old_player import OldPlayer  # noqa: E402
-from bot.computer import WALL_FACTOR, WALL_MAX_SECONDS, ceiling, player_for  # noqa: E402
+from bot.edges.computer import WALL_FACTOR, WALL_MAX_SECONDS, ceiling, player_for
 from engine.hand import Action, Deal, HandState, Observation, Show  # noqa: E402
 from engine.players import Player, get  # noqa: E402
 from engine.players.deadline import Deadline, settle  # noqa: E402
@@ -244,7 +244,7 @@ _OLD: dict[tuple[str, int | None], OldPlayer] = {}  # one old-engine subprocess 
 
 
 class AsInBot:
-    """A search player called as the bot calls it (``bot.computer.Computers.act``): each
+    """A search player called as the bot calls it (``bot.edges.computer.Computers.act``): each
     decision with a random stream of its own, seeded from the seat's, so that a decision
     that samples fewer worlds leaves the next ones alone; with ``clock``, also the bot's
     wall-clock ceiling (1.5 times the decision's budget, at most 2 s, from the call) on

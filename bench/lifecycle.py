@@ -37,8 +37,8 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bot.app import ALLOWED_UPDATES, build_application  # noqa: E402
-from bot.config import Settings  # noqa: E402
 from bot.fake_telegram import FakeTelegram  # noqa: E402
+from bot.infra.config import Settings  # noqa: E402
 
 # the bot's own pauses cost nothing (a virtual clock); timers as in the e2e tests
 QUICK = dict(
@@ -79,7 +79,7 @@ def bot_busy(app: Any) -> bool:
     svc = app.bot_data.service
     if len(app.update_processor.locks) or any(g.lock.locked() for g in svc.games.values()):
         return True
-    if svc.outboxes.pending():
+    if svc.publisher.outboxes.pending():
         return True
     now = datetime.now(UTC)
     return any(
@@ -104,7 +104,7 @@ def button(msg: Any, kind: str) -> Any:
 async def structures(app: Any) -> dict[str, int]:
     """How many entries each per-game or per-chat structure of the bot holds."""
     svc = app.bot_data.service
-    pub, boxes = svc.publisher, svc.outboxes._boxes
+    pub, boxes = svc.publisher, svc.publisher.outboxes._boxes
     limiter = app.bot.rate_limiter
     members = app.bot_data.members
     await svc.store.flush()  # the notes of what messages show, written with a commit

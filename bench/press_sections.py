@@ -116,15 +116,15 @@ def counted_async(owner: Any, name: str, label: str) -> None:
 def wire(games: int, warmup: float, seconds: float) -> None:
     from telegram import Update
 
-    import bot.game as game_mod
-    import bot.messages as messages
-    import bot.models as models
-    import bot.publish as publish
-    import bot.timers as timers
-    from bot import projection
-    from bot.render import hand as render_hand
-    from bot.render import table as render_table
+    import bot.data.saved as models
+    import bot.delivery.publish as publish
+    import bot.edges.timers as timers
+    import bot.service.game as game_mod
+    import bot.views.messages as messages
     from bot.table import commands
+    from bot.views import dm_hand as render_hand
+    from bot.views import group_table as render_table
+    from bot.views import projection
     from engine.match import MatchState
 
     timed(game_mod.table, "apply", "apply")
@@ -152,7 +152,7 @@ def wire(games: int, warmup: float, seconds: float) -> None:
     messages.Content.digest = functools.cached_property(digest)  # type: ignore[assignment]
     messages.Content.digest.__set_name__(messages.Content, "digest")
 
-    from bot.store import Store
+    from bot.data.store import Store
 
     for name in ("_commit_now", "save_game", "save_shown"):
         counted_async(Store, name, f"store.{name} (count)")

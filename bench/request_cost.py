@@ -1,6 +1,6 @@
 """Client CPU per ``editMessageText`` with a ~2.5 KB keyboard, as the outbox edits a DM's
 hand (``Bot.do_api_request``): python-telegram-bot's ``HTTPXRequest`` against the bot's
-``bot.request.AiohttpRequest`` (issue 34).
+``bot.infra.request.AiohttpRequest`` (issue 34).
 
     .venv/bin/python bench/request_cost.py [--edits 2000] [--repeats 3] [--tls]
 
@@ -38,12 +38,12 @@ sys.path.insert(0, str(REPO))
 from telegram import Bot  # noqa: E402
 from telegram.request import BaseRequest, HTTPXRequest  # noqa: E402
 
-import bot.outbox  # noqa: E402, F401  (it silences PTB's warning on do_api_request edits)
-from bot.request import AiohttpRequest  # noqa: E402
+import bot.delivery.outbox  # noqa: E402, F401  (it silences PTB's warning on do_api_request edits)
+from bot.infra.request import AiohttpRequest  # noqa: E402
 
 
 def keyboard_json() -> str:
-    """A DM hand's keyboard as the bot serialises it (``bot.messages.Keyboard.to_json``:
+    """A DM hand's keyboard as the bot serialises it (``bot.views.messages.Keyboard.to_json``:
     ``json.dumps(..., sort_keys=True)``): 39 card buttons and a row of actions, ~2.5 KB."""
     ranks = "2 3 4 5 6 7 8 9 10 J Q K A".split()
     cards = [f"{s}{r}" for s in "♠♥♣" for r in ranks]

@@ -40,7 +40,7 @@ number of distinct files and their list in first-seen order.
 it on this checkout the same way, and prints both lists and old | new | ratio per walk.
 The script only touches what both codes have: the harness, the Mini App test client,
 the lobby's buttons by their kind letter, and the Mini App hub either as
-``app.bot_data.hub`` (now) or ``bot.webapp.server.hub(app)`` (bc428f3).
+``app.bot_data.hub`` (now) or ``bot.edges.miniapp.server.hub(app)`` (bc428f3).
 """
 
 from __future__ import annotations
@@ -67,6 +67,10 @@ WALKS = ("tapped card", "Mini App action", "computer move")
 COMPUTER_DELAY = 600.0  # a computer moves only when the bench fires its timer
 COUNTED = ("bot", "engine")
 NOT_COUNTED = ("bot/fake_telegram/",)
+# where the save is, in the folders by layer and before them
+STORE_FILES = ("bot/data/store.py", "bot/store.py")
+# WALKS_TRACE=1: every hop into a file before the save, on stderr (calls, not returns)
+TRACE = bool(os.environ.get("WALKS_TRACE"))
 
 
 class Recorder:
@@ -148,9 +152,14 @@ class Recorder:
         self.hops_all += 1
         if self.saved:
             return
-        if rel == "bot/store.py" and frame.f_code.co_name == "save_game":
+        if rel in STORE_FILES and frame.f_code.co_name == "save_game":
             self.saved = True
             return
+        if TRACE:
+            print(
+                f"  hop {self.hops + 1}: {from_rel} -> {rel}:{frame.f_code.co_name}",
+                file=sys.stderr,
+            )
         self.hops += 1
         self.entries[rel] = self.entries.get(rel, 0) + 1
 
@@ -184,7 +193,7 @@ def _hub(app: Any) -> Any:
     hub = getattr(app.bot_data, "hub", None)
     if hub is not None:
         return hub
-    from bot.webapp import server  # bc428f3: made once per service, on first use
+    from bot.webapp import server  # type: ignore[import-not-found]  # bc428f3: on first use
 
     return server.hub(app)  # type: ignore[attr-defined]
 

@@ -3,7 +3,7 @@
 With ``BOT_TOKEN`` set: the bot on Telegram (long polling or webhook, ``bot.hosting``).
 Without it: the sandbox (``bot.sandbox``), the same bot on the built-in fake Telegram,
 played in a local web page. ``--simulate``: a computer-only match printed as a log
-(``bot.simulate``); ``backup [FILE]`` copies the database while the bot runs (``bot.backup``).
+(``bot.simulate``); ``backup [FILE]`` copies the database while the bot runs (``bot.infra.backup``).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import sys
 
 from pydantic import ValidationError
 
-from bot.config import NO_TOKEN_MESSAGE, Settings
-from bot.version import __version__
+from bot.infra.config import NO_TOKEN_MESSAGE, Settings
+from bot.infra.version import __version__
 
 DESCRIPTION = """\
 Shengji (升级 / 拖拉机) for Telegram group chats.
@@ -91,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["backup"]:  # its own options and --help
-        from bot.backup import main as backup
+        from bot.infra.backup import main as backup
 
         return backup(argv[1:])
     if "--simulate" in argv:  # its own options and --help

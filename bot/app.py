@@ -3,7 +3,7 @@
 Faults explain themselves (issue 19): at start-up Telegram is asked (``getMe``) again after
 ``START_RETRIES`` before the bot gives up (:class:`TelegramUnreachable`; ``bot.hosting``
 exits non-zero with one line, and systemd or Docker restart it later); while running, an
-outage is logged once (``bot.reach``); a handler that fails is logged once with its
+outage is logged once (``bot.infra.reach``); a handler that fails is logged once with its
 update's chat and game (no names, no texts) and the person gets a short apology.
 """
 
@@ -29,35 +29,37 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest, HTTPXRequest
 
-from bot.chats import ChatLifecycle
-from bot.computer import Computers
-from bot.config import Settings
-from bot.context import CONTEXT_TYPES, BotApp, Context, Parts
-from bot.game import GameService, SeedSource, StepFailed, system_seed
-from bot.handlers import chat_lang, describe, reply
-from bot.handlers.group import on_migrate, on_my_member
-from bot.handlers.help import dm_pointer, help_cmd
-from bot.handlers.history import last_cmd, stats_cmd
-from bot.handlers.lobby import newgame, start
-from bot.handlers.manage import endgame_cmd, takeover_cmd
-from bot.handlers.play import on_callback
-from bot.handlers.rules import rules_cmd
-from bot.handlers.settings import settings_cmd, startlevel_cmd
+from bot.data.store import Store, database_fault
+from bot.delivery.outbox import Outboxes
+from bot.delivery.publish import Publisher
+from bot.delivery.ratelimit import ChatRateLimiter
+from bot.edges.chats import ChatLifecycle
+from bot.edges.computer import Computers
+from bot.edges.context import CONTEXT_TYPES, BotApp, Context, Parts
+from bot.edges.lobby import Lobby
+from bot.edges.members import Members
+from bot.edges.metrics import Metrics
+from bot.edges.miniapp.streams import Hub, Readers
+from bot.edges.processor import GameUpdateProcessor
+from bot.edges.seat import HandInput
+from bot.edges.telegram import chat_lang, describe, reply
+from bot.edges.telegram.group import on_migrate, on_my_member
+from bot.edges.telegram.help import dm_pointer, help_cmd
+from bot.edges.telegram.joining import newgame, start
+from bot.edges.telegram.manage import endgame_cmd, takeover_cmd
+from bot.edges.telegram.play import on_callback
+from bot.edges.telegram.rulebook import rules_cmd
+from bot.edges.telegram.settings import settings_cmd, startlevel_cmd
+from bot.edges.telegram.stats import last_cmd, stats_cmd
+from bot.edges.timers import Deadlines, JobSchedule
+from bot.edges.updates import UpdatesRequest
 from bot.i18n import t
-from bot.lobby import Lobby
-from bot.members import Members
-from bot.messages import Clock, LoopClock
-from bot.metrics import Metrics
-from bot.outbox import Outboxes
-from bot.processor import GameUpdateProcessor
-from bot.publish import HandInput, Publisher
-from bot.ratelimit import ChatRateLimiter
-from bot.reach import POLLING_RETRIES, reason_of
-from bot.request import AiohttpRequest
-from bot.store import Store, database_fault
-from bot.timers import Deadlines, JobSchedule
-from bot.updates import UpdatesRequest
-from bot.webapp.live import Hub, Readers
+from bot.infra.config import Settings
+from bot.infra.reach import POLLING_RETRIES, reason_of
+from bot.infra.request import AiohttpRequest
+from bot.service.game import GameService, SeedSource, system_seed
+from bot.service.live import StepFailed
+from bot.views.messages import Clock, LoopClock
 
 log = logging.getLogger(__name__)
 
@@ -128,9 +130,9 @@ def build_application(
         # per-chat limits behind the outboxes' own pacing; a 429 holds its chat only
         .rate_limiter(ChatRateLimiter(clock, overall_rate=settings.overall_writes_per_second))
     )
-    # every Bot API call is counted (bot/request.py's client by default)
+    # every Bot API call is counted (bot/infra/request.py's client by default)
     builder = builder.request(metrics.instrument(request or bot_api_client(settings, 256)))
-    # updates read without the pressed message's keyboard (bot/updates.py)
+    # updates read without the pressed message's keyboard (bot/edges/updates.py)
     builder = builder.get_updates_request(
         UpdatesRequest(get_updates_request or bot_api_client(settings, 1), metrics)
     )
@@ -225,7 +227,7 @@ class ShengjiApplication(BotApp):
     async def _reach_telegram(self) -> None:
         """``getMe`` (what ``Bot.initialize`` asks) until Telegram answers, after each of
         ``start_retries``; :class:`TelegramUnreachable` after the last. The outage is
-        logged once, with this schedule, by ``bot.reach``."""
+        logged once, with this schedule, by ``bot.infra.reach``."""
         reach = self.metrics.reach
         waits = ", ".join(f"{s:g}" for s in self.start_retries)
         reach.retries = (
@@ -297,7 +299,7 @@ async def _setup(app: ShengjiApplication) -> None:
         default_strength=settings.computer_strength,
     )
     deadlines = Deadlines(JobSchedule(app.job_queue), publisher, computers, settings, clock)
-    service = GameService(settings, store, outboxes, clock, publisher, deadlines)
+    service = GameService(settings, store, clock, publisher, deadlines)
     chats = ChatLifecycle(service, service.games, store, outboxes)
     # The one loop of calls between the parts, closed here by name: a chat's delivery
     # that fails (a DM blocked, a group migrated) changes its games through the chats'
@@ -312,6 +314,7 @@ async def _setup(app: ShengjiApplication) -> None:
         chats=chats,
         computers=computers,
         hub=Hub(readers, publisher, service, clock),
+        outboxes=outboxes,
     )
     app.bot_data.start(parts)
     n = await service.resume_all()
@@ -340,7 +343,7 @@ async def _teardown(app: ShengjiApplication) -> None:
         await parts.hands.close()  # hints still thinking: dropped before the pool goes
         service.close()
         parts.computers.close()
-        await service.outboxes.close()
+        await parts.outboxes.close()
         await service.store.close()
 
 
@@ -349,7 +352,7 @@ async def _on_error(update: object, context: Context) -> None:
     where it happened but no personal data; a failed change of a game was already, with
     its id), and a command is answered with an apology (a press is answered by
     ``on_callback`` itself); or polling that failed (``update`` None: the outage is
-    logged once by ``bot.reach``)."""
+    logged once by ``bot.infra.reach``)."""
     error = context.error
     if update is None and isinstance(error, NetworkError):
         return

@@ -30,12 +30,13 @@ from telegram import Bot, Update
 from telegram.ext import ExtBot, _updater
 from telegram.ext._utils.webhookhandler import TelegramHandler, WebhookAppClass
 
-from bot import eventloop, metrics
 from bot.app import ALLOWED_UPDATES, ShengjiApplication, TelegramUnreachable, TokenRefused, tune_gc
-from bot.config import Settings
-from bot.context import BotApp
-from bot.reach import WEBHOOK_RETRIES, reason_of, unreachable
-from bot.store import StoreError
+from bot.data.store import StoreError
+from bot.edges import metrics
+from bot.edges.context import BotApp
+from bot.infra import eventloop
+from bot.infra.config import Settings
+from bot.infra.reach import WEBHOOK_RETRIES, reason_of, unreachable
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,7 @@ def _run(app: ShengjiApplication, settings: Settings) -> None:
             settings.group_interval_seconds,
         )
     # the loop python-telegram-bot runs on, made here (uvloop unless EVENT_LOOP=asyncio,
-    # bot.eventloop): the health endpoint listens on it before the Application asks
+    # bot.infra.eventloop): the health endpoint listens on it before the Application asks
     # Telegram anything, and stops after the Application
     loop = eventloop.new_event_loop(settings.event_loop)
     asyncio.set_event_loop(loop)
@@ -119,7 +120,7 @@ PTB_LOGGERS = ("telegram.ext.Updater", "telegram.ext.Application", "telegram.ext
 
 class OneLineOutage(logging.Filter):
     """A record python-telegram-bot logs with the traceback of a network error (Telegram
-    unreachable: ``bot.reach`` and the outboxes said so already, once) is kept, in one
+    unreachable: ``bot.infra.reach`` and the outboxes said so already, once) is kept, in one
     line and as a WARNING: at shutdown during an outage, PTB's last ``getUpdates`` (to
     confirm the updates it fetched) fails and would log three chained tracebacks."""
 
@@ -142,8 +143,8 @@ class OneLineOutage(logging.Filter):
 
 
 def _serve_webapp(app: BotApp, settings: Settings) -> None:
-    """The Mini App (``bot.webapp``) beside the bot, from start-up to shutdown."""
-    from bot.webapp import server
+    """The Mini App (``bot.edges.miniapp``) beside the bot, from start-up to shutdown."""
+    from bot.edges.miniapp import server
 
     before_init, before_shutdown = app.post_init, app.post_shutdown
     runner: web.AppRunner | None = None

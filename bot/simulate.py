@@ -18,7 +18,7 @@ import sys
 from typing import TextIO
 
 from bot.i18n import LANGS, has, plural, t
-from bot.render.cards import cards_label, rank_label, suit_label
+from bot.views.card_labels import cards_label, rank_label, suit_label
 from engine.events import (
     Buried,
     Declared,

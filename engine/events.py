@@ -11,7 +11,7 @@ a hand makes ~150 events); :data:`EVENTS` (a pydantic ``TypeAdapter``) turns a l
 of them into JSON-ready data and back.
 
 Who reads which (issue 26): the live bot renders every view from the table's state
-(``bot.projection``), not from events, and reads only two: :class:`TrickWon` (a finished
+(``bot.views.projection``), not from events, and reads only two: :class:`TrickWon` (a finished
 trick reaches the group at once) and :class:`HandSettled` (the match's history and
 chart). ``./run --simulate`` (``bot.simulate``) narrates a match from
 :class:`Declared`, :class:`Reinforced`, :class:`Overturned`, :class:`KittyTaken`,

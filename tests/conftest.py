@@ -5,7 +5,7 @@ waiting for the disk (issue 19: the suite in minutes on any machine). No test ch
 durability across a power cut. A ``TMPDIR`` set by whoever runs the tests is kept.
 
 The event loop the async tests run on: asyncio's own, or uvloop's (what the bot runs on
-in production, bot.eventloop) with ``--event-loop uvloop`` (or ``TEST_EVENT_LOOP=uvloop``):
+in production, bot.infra.eventloop) with ``--event-loop uvloop`` (or ``TEST_EVENT_LOOP=uvloop``):
 the whole suite runs on either. A test marked ``asyncio(loop_factories=["uvloop"])`` runs
 on that one whatever is chosen (tests/e2e/test_uvloop.py: a whole hand, in every run)."""
 

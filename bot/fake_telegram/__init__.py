@@ -1,12 +1,12 @@
 """A faithful fake Telegram Bot API for offline end-to-end tests. See README.md."""
 
-from .clock import FakeClock
+from .api_errors import ApiError
 from .core import DEFAULT_TOKEN, TelegramCore
 from .driver import FakeTelegram, SimUser
-from .errors import ApiError
+from .fake_clock import FakeClock
 from .html import parse_html, utf16_len
 from .limits import RateLimits
-from .models import Button, CallbackRecord, Chat, Message, RequestRecord, User
+from .objects import Button, CallbackRecord, Chat, Message, RequestRecord, User
 from .transport_http import HttpServer
 from .transport_inprocess import FakeRequest
 

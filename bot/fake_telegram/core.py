@@ -11,10 +11,10 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from .clock import FakeClock
-from .errors import ApiError, bad_request, forbidden
+from .api_errors import ApiError, bad_request, forbidden
+from .fake_clock import FakeClock
 from .limits import COUNTED_METHODS, Accounting, RateLimits
-from .models import JSON, CallbackRecord, Chat, Message, RequestRecord, User
+from .objects import JSON, CallbackRecord, Chat, Message, RequestRecord, User
 from .params import Params
 
 DEFAULT_TOKEN = "123456789:TEST-fake-token"

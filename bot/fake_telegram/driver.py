@@ -15,11 +15,11 @@ from urllib.parse import parse_qs, urlsplit
 from telegram import Bot, Update
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, ExtBot, JobQueue
 
-from .clock import FakeClock
 from .core import DEFAULT_TOKEN, TelegramCore
+from .fake_clock import FakeClock
 from .limits import RateLimits
 from .methods import METHODS
-from .models import Button, CallbackRecord, Chat, Message, RequestRecord, User
+from .objects import Button, CallbackRecord, Chat, Message, RequestRecord, User
 from .transport_http import HttpServer
 from .transport_inprocess import FakeRequest
 

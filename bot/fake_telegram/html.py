@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import ApiError, bad_request
+from .api_errors import ApiError, bad_request
 
 # tag -> entity type; None means the tag needs attribute-dependent handling.
 _SIMPLE_TAGS: dict[str, str] = {

@@ -8,10 +8,10 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from .api_errors import NOT_MODIFIED, QUERY_TOO_OLD, ApiError, bad_request
 from .core import DEFAULT_UPDATE_TYPES, TelegramCore
-from .errors import NOT_MODIFIED, QUERY_TOO_OLD, ApiError, bad_request
 from .html import parse_html
-from .models import JSON, Chat, Message
+from .objects import JSON, Chat, Message
 from .params import Params
 
 MAX_TEXT = 4096

@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import bad_request
+from .api_errors import bad_request
 
 
 class Params:

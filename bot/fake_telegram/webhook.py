@@ -20,7 +20,7 @@ from typing import Any
 import aiohttp
 
 from .core import TelegramCore
-from .models import JSON
+from .objects import JSON
 from .transport_inprocess import json_bytes
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"

@@ -3,6 +3,8 @@
 Every user-facing sentence lives in ``zh_CN.json`` and ``en.json`` under the same key;
 ``{name}`` placeholders are filled by :func:`t`. The language is the group's setting,
 else the user's Telegram language, else the configured default.
+
+May import: nothing of ``bot`` (the bottom layer).
 """
 
 from __future__ import annotations

@@ -18,11 +18,11 @@ import itertools
 import signal
 import sys
 
-from bot import eventloop
-from bot.config import Settings
-from bot.game import SeedSource
+from bot.infra import eventloop
+from bot.infra.config import Settings
 from bot.sandbox.web import serve
 from bot.sandbox.world import Sandbox
+from bot.service.game import SeedSource
 
 DEFAULT_PORT = 8765
 PORT_TRIES = 20  # the default port is busy: take the next free one
@@ -42,7 +42,7 @@ def run(
     seed_source: SeedSource | None = None,
 ) -> int:
     """Run the sandbox until Ctrl-C (or SIGTERM); prints the page's address. On the
-    event loop the bot runs on (``EVENT_LOOP``, bot.eventloop)."""
+    event loop the bot runs on (``EVENT_LOOP``, bot.infra.eventloop)."""
     return eventloop.run(_main(settings, host, port, lang, seed_source), settings.event_loop)
 
 

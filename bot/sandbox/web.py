@@ -5,7 +5,7 @@ internet); ``GET /api/events?user=N`` server-sent events for person N: a snapsho
 every new, edited or deleted message of their chats; ``POST /api/<action>`` what a person
 does: send a text, tap a button, open a deep link, press START, quick start, app language,
 open a ``web_app`` button (``/api/webapp``: the Mini App's address with signed launch data).
-``/webapp/`` is the Mini App itself (``bot.webapp``), as the bot serves it in production.
+``/webapp/`` is the Mini App itself (``bot.edges.miniapp``), as the bot serves it in production.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.edges.miniapp import server as webapp
 from bot.fake_telegram import SimUser
 from bot.sandbox.world import QuickStartError, Sandbox
-from bot.webapp import server as webapp
 
 log = logging.getLogger(__name__)
 

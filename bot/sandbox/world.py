@@ -20,13 +20,13 @@ from tempfile import TemporaryDirectory
 from typing import Any
 from urllib.parse import urlencode
 
-from bot import codec
 from bot.app import ALLOWED_UPDATES, ShengjiApplication, build_application
-from bot.config import Settings
+from bot.edges.miniapp.auth import sign
 from bot.fake_telegram import FakeClock, FakeTelegram, RateLimits, SimUser
-from bot.fake_telegram.models import CallbackRecord, Chat, Message
+from bot.fake_telegram.objects import CallbackRecord, Chat, Message
+from bot.infra.config import Settings
 from bot.sandbox.markup import to_html
-from bot.webapp.auth import sign
+from bot.views import codec
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.models import ChatSettings
+from bot.data.saved import ChatSettings
 from bot.table.tokens import Token
 from engine.hand import Action
 from engine.reasons import Reason
@@ -45,7 +45,7 @@ class Leave(InLobby):
 @dataclass(frozen=True, slots=True)
 class AddComputer(InLobby):
     """A computer takes the first empty seat, named ``name`` (words the edge picks:
-    ``bot.lobby.Lobby.press`` names it in the group's language)."""
+    ``bot.edges.lobby.Lobby.press`` names it in the group's language)."""
 
     name: str = ""
 
@@ -131,7 +131,7 @@ class Redeal(AtSeat):
 @dataclass(frozen=True, slots=True)
 class Hint(AtSeat):
     """Select what the computer would play (or bury) now: ``suggestion``, decided at the
-    edge before the change (``bot.computer.Computers.suggest``: the heuristic at once, a
+    edge before the change (``bot.edges.computer.Computers.suggest``: the heuristic at once, a
     search in the pool). The table decides nothing itself: a Hint without one is "not
     now", and one decided for a moment that has passed is dropped."""
 
@@ -189,7 +189,7 @@ class Tick:
     """A timer went off; ``thought``: the computer's move it decided (for a turn);
     ``shows``: the computers' shows or passes it decided, by seat, for a deal batch or
     the after-deal window (None: nobody was asked). Every decision is made at the edge
-    (``bot.timers``), for every strength: the table calls no player."""
+    (``bot.edges.timers``), for every strength: the table calls no player."""
 
     token: Token
     thought: Action | None = None

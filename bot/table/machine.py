@@ -5,9 +5,12 @@ Nothing else changes a table (but :func:`restarted`, for a table read again)."""
 
 from __future__ import annotations
 
+import itertools
 from typing import assert_never
 
-from bot.table import clock, hand, seats
+from bot.table import seating as seats
+from bot.table import timing as clock
+from bot.table import turns as hand
 from bot.table.commands import (
     AddComputer,
     ApplySettings,
@@ -38,8 +41,11 @@ from bot.table.commands import (
     Tick,
     Why,
 )
-from bot.table.events import Opened
+from bot.table.moments import Opened, Selected
 from bot.table.state import Answer, Moment, Outcome, Pace, Step, Table
+
+# each change of a table gets a new stamp (what a projection was built from: ``bot.views``)
+_STAMPS = itertools.count(1)
 
 
 def apply(table: Table, command: Command, pace: Pace, at: Moment) -> Outcome:
@@ -86,8 +92,11 @@ def apply(table: Table, command: Command, pace: Pace, at: Moment) -> Outcome:
             seats.return_to_group(table, step)
         case _:  # a command this table does not know is a bug, not a no-op
             assert_never(command)
-    clock.settle(table, pace, at)
-    table.changed()
+    if isinstance(command, Tick):
+        pass  # a timer's change settles the clocks itself (``timing.tick``)
+    elif not step.events or not all(isinstance(e, Selected) for e in step.events):
+        clock.settle(table, pace, at)  # a selection alone starts or stops no clock
+    table.stamp = next(_STAMPS)
     return out
 
 
@@ -96,7 +105,7 @@ def restarted(table: Table, pace: Pace, at: Moment) -> None:
     change: its clocks, which no record keeps, run again (a turn and a window get
     their whole time)."""
     clock.settle(table, pace, at)
-    table.changed()
+    table.stamp = next(_STAMPS)
 
 
 def opened() -> Outcome:

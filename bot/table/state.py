@@ -4,13 +4,12 @@ engine's one door for the bot (:meth:`Table.act`), for people and timers alike."
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
-from bot.models import GameRecord
-from bot.table.events import Event, HandClosed
+from bot.data.saved import GameRecord
+from bot.table.moments import Event, HandClosed
 from engine.hand import Action, HandState
 from engine.match import MatchState
 
@@ -24,7 +23,7 @@ class Moment(NamedTuple):
 
 
 class Pace(Protocol):
-    """The host's pace (``bot.config.Settings`` has these)."""
+    """The host's pace (``bot.infra.config.Settings`` has these)."""
 
     @property
     def deal_batch(self) -> int: ...
@@ -52,7 +51,7 @@ Fact = int | float | str | bool | None | tuple["Fact", ...]
 class Answer:
     """What the person is told, in facts: a catalog ``key`` ("": nothing to say) and the
     ``facts`` its text may quote, ``alert`` to show it as an alert. The table picks no
-    words: the edge says it in the reader's language (``bot.answers.words``)."""
+    words: the edge says it in the reader's language (``bot.views.answers.words``)."""
 
     key: str = ""
     facts: Mapping[str, Fact] = field(default_factory=dict)
@@ -78,14 +77,11 @@ class Step:
     events: list[Event] = field(default_factory=list)
 
 
-_STAMPS = itertools.count(1)
-
-
 @dataclass
 class Table:
     rec: GameRecord
     match: MatchState | None = None
-    # the clocks, set by each change (``bot.table.clock.settle``), not persisted: a
+    # the clocks, set by each change (``bot.table.timing.settle``), not persisted: a
     # restart gives a window and a turn their whole time again.
     # the deadline of the after-deal window: (monotonic, wall)
     window_deadline: tuple[float, float] | None = None
@@ -96,9 +92,6 @@ class Table:
     # which change the table is at: a number no other change of any table had (what
     # was built of the table stands until it changes; not persisted)
     stamp: int = 0
-
-    def changed(self) -> None:
-        self.stamp = next(_STAMPS)
 
     def act(self, action: Action, step: Step) -> None:
         """Apply one action (IllegalAction if the engine refuses it) and what follows."""
@@ -129,12 +122,6 @@ class Table:
         self.after_engine(step)
 
 
-def robot(rec: GameRecord, seat: int) -> bool:
-    """The computer acts for this seat: a computer player, or a player on 托管."""
-    s = rec.seats[seat]
-    return s.computer or s.auto
-
-
 def takeable(rec: GameRecord) -> list[int]:
     """Seats another group member may take over: the player is on 托管 or unreachable."""
     if rec.status != "running":
@@ -146,5 +133,5 @@ def one_tap(hand: HandState, seat: int, selection: Sequence[int]) -> bool:
     """The one-tap rule of a DM's card buttons: a tap on a card plays it when it is
     ``seat``'s turn to follow a one-card lead (the engine's count) and nothing is
     selected (a selection is being built). The prompt that announces it (through the
-    projection) and the press that applies it (``bot.table.hand``) both ask here."""
+    projection) and the press that applies it (``bot.table.turns``) both ask here."""
     return hand.phase == "playing" and hand.cards_to_play(seat) == 1 and not selection

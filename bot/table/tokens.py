@@ -1,4 +1,4 @@
-"""A timer's token (``bot.table.clock``): which moment of which hand a timer was armed
+"""A timer's token (``bot.table.timing``): which moment of which hand a timer was armed
 for, and what it does when it goes off."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 
 class TimerKind(StrEnum):
-    """What a timer does when it goes off (``bot.table.clock.tick``)."""
+    """What a timer does when it goes off (``bot.table.timing.tick``)."""
 
     EXPIRE = "expire"  # a lobby nobody started ends
     DEAL = "deal"  # deal the next batch

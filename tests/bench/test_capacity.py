@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import build_application
-from bot.config import Settings
+from bot.infra.config import Settings
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "capacity.py"
 

@@ -10,7 +10,7 @@ import itertools
 import random
 
 from bench.ceiling_cost import AtLook, Shadow, seat_to_act, step
-from bot.computer import player_for
+from bot.edges.computer import player_for
 from engine.hand import Action, HandState
 from engine.players.deadline import Deadline
 from engine.players.search import SearchPlayer

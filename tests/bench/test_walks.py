@@ -33,16 +33,16 @@ async def test_each_walk_crosses_its_edge_the_table_the_engine_and_publishing() 
         assert all(f.startswith(("bot/", "engine/")) and f.endswith(".py") for f in files)
         assert not [f for f in files if f.startswith("bot/fake_telegram/")]
         # every change: the state machine, the engine, one save, one publish
-        assert {"bot/table/machine.py", "engine/hand.py", "bot/store.py"} <= set(files)
-        assert "bot/publish.py" in files
+        assert {"bot/table/machine.py", "engine/hand.py", "bot/data/store.py"} <= set(files)
+        assert "bot/delivery/publish.py" in files
 
     tap, act, computer = walks["tapped card"], walks["Mini App action"], walks["computer move"]
-    assert "bot/handlers/play.py" in tap and "bot/webapp/server.py" not in tap
-    assert "bot/webapp/server.py" in act and "bot/handlers/play.py" not in act
-    assert "bot/timers.py" in computer
+    assert "bot/edges/telegram/play.py" in tap and "bot/edges/miniapp/server.py" not in tap
+    assert "bot/edges/miniapp/server.py" in act and "bot/edges/telegram/play.py" not in act
+    assert "bot/edges/timers.py" in computer
     assert any(f.startswith("engine/players/") for f in computer)  # the move is decided
-    assert not {"bot/handlers/play.py", "bot/webapp/server.py"} & set(computer)
+    assert not {"bot/edges/telegram/play.py", "bot/edges/miniapp/server.py"} & set(computer)
     # the edge is where each walk starts
-    assert tap.index("bot/handlers/play.py") < tap.index("bot/table/machine.py")
-    assert act.index("bot/webapp/server.py") < act.index("bot/table/machine.py")
-    assert computer.index("bot/timers.py") < computer.index("bot/table/machine.py")
+    assert tap.index("bot/edges/telegram/play.py") < tap.index("bot/table/machine.py")
+    assert act.index("bot/edges/miniapp/server.py") < act.index("bot/table/machine.py")
+    assert computer.index("bot/edges/timers.py") < computer.index("bot/table/machine.py")

@@ -8,8 +8,8 @@ from io import BytesIO
 import pytest
 from PIL import Image
 
-from bot.render import chart
-from bot.render.chart import _BOTTOM, _LEFT, _TOP, HEIGHT, axis_top, level_chart
+from bot.views import chart
+from bot.views.chart import _BOTTOM, _LEFT, _TOP, HEIGHT, axis_top, level_chart
 
 RED = (200, 50, 50)
 
@@ -59,7 +59,7 @@ def test_without_a_cjk_font_the_chart_is_english_and_says_so(monkeypatch, caplog
     monkeypatch.setattr(chart, "cjk_font_file", lambda: None)
     chart._font.cache_clear()
     try:
-        with caplog.at_level(logging.WARNING, logger="bot.render.chart"):
+        with caplog.at_level(logging.WARNING, logger="bot.views.chart"):
             zh = picture([[0, 0], [1, 0]], "zh")
         en = picture([[0, 0], [1, 0]], "en")
         assert zh.tobytes() == en.tobytes()

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import codec
+from bot.views import codec
 
 
 @given(

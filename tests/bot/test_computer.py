@@ -1,4 +1,4 @@
-"""bot.computer: search decisions run in a process pool and never block the event loop, and\nstop at a wall-clock ceiling whatever their budget of work."""
+"""bot.edges.computer: search decisions run in a process pool and never block the event loop, and\nstop at a wall-clock ceiling whatever their budget of work."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from bot import computer
-from bot.computer import Computers
-from bot.config import Settings
+from bot.edges import computer
+from bot.edges.computer import Computers
+from bot.infra.config import Settings
 from engine.hand import Bury, Deal, HandState, Pass, Show
 from engine.players import get
 from engine.players.bury import BURY_SCALE

@@ -2,10 +2,10 @@
 points against 80 and the level table's next threshold, ruffs and throws marked."""
 
 from bot.i18n import t
-from bot.projection import project, trick_view
-from bot.render.cards import cards_label
-from bot.render.hand import card_button_label
-from bot.render.table import play_text, table_message
+from bot.views.card_labels import cards_label
+from bot.views.dm_hand import card_button_label
+from bot.views.group_table import play_text, table_message
+from bot.views.projection import project, trick_view
 from engine.cards import parse_cards
 from engine.hand import Deal, Pass, Play
 from engine.match import MatchState

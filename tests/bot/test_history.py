@@ -5,9 +5,9 @@ import random
 
 import aiosqlite
 
-from bot import history
-from bot.models import GameRecord, Seat
-from bot.store import _MIGRATIONS, Store
+from bot.data import history
+from bot.data.saved import GameRecord, Seat
+from bot.data.store import _MIGRATIONS, Store
 from engine.hand import Deal
 from engine.match import MatchState
 from engine.players import choose_action

@@ -63,7 +63,7 @@ def test_the_engine_never_imports_the_bot():
 
 
 def test_the_table_imports_no_service_store_outbox_renderer_or_clock():
-    allowed = {"bot.models", "bot.options"}
+    allowed = {"bot.data.saved", "bot.data.options"}
     for name, deps in graph().items():
         if name == "bot.table" or name.startswith("bot.table."):
             outside = {d for d in deps if d.startswith("bot.") and not d.startswith("bot.table")}
@@ -72,7 +72,7 @@ def test_the_table_imports_no_service_store_outbox_renderer_or_clock():
 
 def test_the_table_picks_no_words_it_calls_no_translator_the_edge_does():
     # the table answers in facts (``bot.table.Answer``: a key and plain data); the
-    # edge says them in the reader's language (``bot.answers``)
+    # edge says them in the reader's language (``bot.views.answers``)
     for name, path in modules().items():
         if name == "bot.table" or name.startswith("bot.table."):
             tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -92,7 +92,7 @@ def test_the_table_calls_no_player_every_computer_decision_is_made_at_the_edge()
     for name, deps in graph().items():
         if name == "bot.table" or name.startswith("bot.table."):
             players = {d for d in deps if d == "engine.players" or d.startswith("engine.players.")}
-            assert not players and "bot.computer" not in deps, (name, sorted(players))
+            assert not players and "bot.edges.computer" not in deps, (name, sorted(players))
 
 
 def loaded_by(module: str) -> set[str]:
@@ -106,28 +106,123 @@ def loaded_by(module: str) -> set[str]:
 def test_importing_the_table_loads_no_renderer_outbox_store_or_service():
     loaded = loaded_by("bot.table")
     assert "bot.table.machine" in loaded
-    far = {"bot.render", "bot.outbox", "bot.store", "bot.game", "bot.publish", "bot.timers"}
-    assert not {m for m in loaded if m in far or m.startswith("bot.render.")}
+    far = {
+        "bot.views",
+        "bot.delivery.outbox",
+        "bot.data.store",
+        "bot.service.game",
+        "bot.delivery.publish",
+        "bot.edges.timers",
+    }
+    assert not {m for m in loaded if m in far or m.startswith("bot.views.")}
+
+
+# The layers of bot/, lowest first: a folder may import the engine, the folders listed
+# before it and itself, nothing above (each folder's __init__ says the same in words).
+LAYERS = ["i18n", "infra", "data", "table", "views", "service", "delivery", "edges"]
+# the top: the process and its wiring, and the tools that run a whole bot
+TOP = {"bot", "bot.__main__", "bot.app", "bot.hosting", "bot.simulate"}
+TOOLS = {"sandbox", "fake_telegram"}
+
+
+def layer_of(name: str) -> str:
+    """The folder of a bot module (``bot.views.projection`` -> ``views``), or its name."""
+    return name.split(".")[1] if name.count(".") >= 1 and name not in TOP else name
+
+
+def test_ls_bot_shows_the_layers_every_module_in_a_folder():
+    names = {
+        p.name for p in (ROOT / "bot").iterdir() if not p.name.startswith((".", "__pycache__"))
+    }
+    folders = {p.name for p in (ROOT / "bot").iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert folders == set(LAYERS) | TOOLS, sorted(folders)
+    loose = {n.removesuffix(".py") for n in names - folders}
+    assert {f"bot.{n}" for n in loose if n != "__init__"} | {"bot"} == TOP, sorted(loose)
+    for folder in LAYERS:
+        doc = ast.get_docstring(ast.parse((ROOT / "bot" / folder / "__init__.py").read_text()))
+        assert doc and "May import" in doc, folder
+
+
+def test_no_arrow_runs_up_a_layer():
+    rank = {layer: i for i, layer in enumerate(LAYERS)}
+    for name, deps in graph().items():
+        if not name.startswith("bot.") or name in TOP:
+            continue
+        mine = layer_of(name)
+        for d in deps:
+            if not d.startswith("bot.") or layer_of(d) == mine:
+                continue
+            theirs = layer_of(d)
+            if mine in TOOLS:
+                assert d not in TOP - {"bot.app"} and (mine == "sandbox" or theirs == mine), (
+                    name,
+                    d,
+                )
+                continue
+            assert theirs in rank and rank[theirs] < rank[mine], (
+                f"{name} ({mine}) imports {d} ({theirs})"
+            )
+
+
+def test_no_module_name_repeats_with_another_meaning():
+    seen: dict[str, Path] = {}
+    for top in ("bot", "engine"):
+        for p in (ROOT / top).rglob("*.py"):
+            if p.name == "__init__.py":
+                continue
+            assert p.name not in seen, f"{p.relative_to(ROOT)} and {seen[p.name].relative_to(ROOT)}"
+            seen[p.name] = p
+
+
+def test_each_public_name_has_one_import_path():
+    """A name defined in one bot module is not re-exported under another module's name
+    (a package's __init__ may gather its own folder's names: ``bot.table``)."""
+    known = modules()
+    for name, path in known.items():
+        if not name.startswith("bot.") or path.name == "__init__.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        exported = set()
+        for node in tree.body:
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name) and target.id == "__all__":
+                        exported = {e.value for e in node.value.elts}  # type: ignore[attr-defined]
+        imported = {
+            a.asname or a.name
+            for node in tree.body
+            if isinstance(node, ast.ImportFrom)
+            for a in node.names
+        }
+        assert not exported & imported, (name, sorted(exported & imported))
 
 
 def test_the_message_model_lies_below_the_renderers_and_the_outbox():
     deps = graph()
-    assert not {d for d in deps["bot.messages"] if d.startswith("bot.")}
-    assert "bot.messages" in deps["bot.outbox"]
-    assert not {d for d in deps["bot.outbox"] if d.startswith("bot.render")}
+    assert not {d for d in deps["bot.views.messages"] if d.startswith("bot.")}
+    assert "bot.views.messages" in deps["bot.delivery.outbox"]
+    assert not {
+        d
+        for d in deps["bot.delivery.outbox"]
+        if d.startswith("bot.views.") and d != "bot.views.messages"
+    }
 
 
 def test_the_service_is_given_its_collaborators_and_knows_none_of_its_callers():
     # bot/app.py builds the publisher, the timers, the lobby, the DM input and the
     # chats' lifecycle; the service knows them only as the protocols it declares
-    above = {"bot.publish", "bot.timers", "bot.lobby", "bot.chats"}
-    above |= {"bot.context", "bot.app"}
     deps = graph()
-    assert not deps["bot.game"] & above
-    assert not {d for d in deps["bot.game"] if d.startswith("bot.webapp")}
+    for name in ("bot.service.game", "bot.service.live"):
+        assert not {d for d in deps[name] if d.startswith(("bot.delivery", "bot.edges"))}, name
+        assert not deps[name] & {"bot.app", "bot.hosting"}
 
 
 def test_the_mini_app_knows_the_running_bot_only_by_what_it_uses():
     for name, deps in graph().items():
-        if name.startswith("bot.webapp"):
-            assert not deps & {"bot.game", "bot.context", "bot.app", "bot.publish"}, name
+        if name.startswith("bot.edges.miniapp"):
+            assert not deps & {
+                "bot.service.game",
+                "bot.edges.context",
+                "bot.app",
+                "bot.delivery.publish",
+            }, name

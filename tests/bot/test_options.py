@@ -1,4 +1,4 @@
-"""Group options (bot.options): the preset fills the defaults, each option is an override,
+"""Group options (bot.data.options): the preset fills the defaults, each option is an override,
 conflicting combinations are refused, callback data stays within Telegram's 64 bytes."""
 
 import contextlib
@@ -6,8 +6,9 @@ import random
 
 import pytest
 
-from bot import codec, options
-from bot.models import ChatSettings
+from bot.data import options
+from bot.data.saved import ChatSettings
+from bot.views import codec
 from engine.cards import RANKS
 from engine.hand import Deal
 from engine.match import MatchState

@@ -4,8 +4,8 @@ from dataclasses import dataclass, field
 
 from telegram.error import BadRequest, Forbidden
 
-from bot.messages import Content
-from bot.outbox import Outbox
+from bot.delivery.outbox import Outbox
+from bot.views.messages import Content
 
 
 class VirtualClock:
@@ -173,7 +173,7 @@ async def test_a_forbidden_chat_is_reported_once_and_not_retried():
 
 
 async def test_outboxes_are_pending_until_every_state_was_delivered():
-    from bot.outbox import Outboxes
+    from bot.delivery.outbox import Outboxes
 
     clock = VirtualClock()
     boxes = Outboxes(RecordingBot(clock), clock, group_interval=3.0, dm_interval=0.0)

@@ -1,10 +1,10 @@
-"""Replies to people before the table, and an outage logged once (bot/outbox.py,
+"""Replies to people before the table, and an outage logged once (bot/delivery/outbox.py,
 issue 28 items 7 and 9).
 
 A reply (a command's answer, a refusal) is delivered before the chat's other changed
 messages and may borrow the next call's token: in a group whose table is behind, it goes
 out at once and the table's edit waits; the group stays within 20 calls a minute. While
-Telegram cannot be reached, no chat logs its failures one by one (``bot.reach`` logs the
+Telegram cannot be reached, no chat logs its failures one by one (``bot.infra.reach`` logs the
 outage once, tests/hosting/test_faults.py); edits and sends that surely never reached
 Telegram are tried again, a send that may have reached it is not sent twice."""
 
@@ -15,9 +15,9 @@ import random
 import httpx
 from telegram.error import NetworkError, TimedOut
 
-from bot.messages import Content
-from bot.outbox import Outboxes
-from bot.reach import DELIVERY_RETRIES, MethodFailed
+from bot.delivery.outbox import Outboxes
+from bot.infra.reach import DELIVERY_RETRIES, MethodFailed
+from bot.views.messages import Content
 from tests.bot.test_outbox import RecordingBot
 
 

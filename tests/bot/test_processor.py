@@ -1,6 +1,6 @@
 import asyncio
 
-from bot.processor import KeyedLocks
+from bot.edges.processor import KeyedLocks
 
 
 async def test_updates_of_one_game_run_in_order_and_games_in_parallel():

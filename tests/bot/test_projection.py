@@ -1,5 +1,5 @@
 """The DM and the Mini App say the same thing: both render one projection
-(``bot.projection``). Whole hands are played by the engine's computer players (with
+(``bot.views.projection``). Whole hands are played by the engine's computer players (with
 some throws that fail, for their penalties) and at every step each seat's DM text and
 Mini App document are read back and compared: the turn, the points, the tricks, the
 levels."""
@@ -10,13 +10,13 @@ import random
 import re
 from typing import Any
 
+from bot.data.saved import GameRecord, Seat
 from bot.i18n import t
-from bot.models import GameRecord, Seat
-from bot.projection import project
-from bot.render.cards import cards_label
-from bot.render.hand import hand_message
-from bot.render.table import signed
-from bot.webapp.view import table_view
+from bot.views.card_labels import cards_label
+from bot.views.dm_hand import hand_message
+from bot.views.group_table import signed
+from bot.views.miniapp import table_view
+from bot.views.projection import project
 from engine.cards import parse_cards
 from engine.errors import IllegalAction
 from engine.hand import Deal, Pass, Play, Show

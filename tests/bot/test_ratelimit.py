@@ -3,8 +3,8 @@ import asyncio
 import pytest
 from telegram.error import RetryAfter
 
-from bot.messages import LoopClock
-from bot.ratelimit import ChatRateLimiter
+from bot.delivery.ratelimit import ChatRateLimiter
+from bot.views.messages import LoopClock
 
 
 class VirtualClock:

@@ -1,5 +1,5 @@
 """Why: the line a Hint shows and "Why?" on the last trick tells of each computer's play
-(bot.render.reasons), in the reader's words, from the reason kept with the play."""
+(bot.views.reason_line), in the reader's words, from the reason kept with the play."""
 
 from __future__ import annotations
 
@@ -7,16 +7,16 @@ import random
 
 import pytest
 
-from bot.codec import Kind
 from bot.i18n import t
-from bot.messages import Button, Keyboard
-from bot.projection import project
-from bot.render.cards import card_label
-from bot.render.hand import hand_message
-from bot.render.reasons import reason_line, said_points, said_share
 from bot.table import apply
 from bot.table.commands import Why
-from bot.webapp.view import table_view
+from bot.views.card_labels import card_label
+from bot.views.codec import Kind
+from bot.views.dm_hand import hand_message
+from bot.views.messages import Button, Keyboard
+from bot.views.miniapp import table_view
+from bot.views.projection import project
+from bot.views.reason_line import reason_line, said_points, said_share
 from engine.cards import parse_cards
 from engine.players.search import SearchPlayer
 from engine.reasons import Odds, Reason

@@ -7,9 +7,14 @@ import re
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from bot import codec
+from bot.data.saved import GameRecord, Seat
 from bot.i18n import t
-from bot.messages import (
+from bot.views import codec
+from bot.views.card_labels import card_label, cards_label, hand_lines, rank_label, suit_label
+from bot.views.dm_hand import ROW, card_button_label, hand_message
+from bot.views.group_table import group_messages, result_of, table_message
+from bot.views.lobby_message import lobby
+from bot.views.messages import (
     ROW_UNITS,
     Button,
     Content,
@@ -19,14 +24,9 @@ from bot.messages import (
     label_units,
     per_row,
 )
-from bot.models import GameRecord, Seat
-from bot.projection import project
-from bot.render.cards import card_label, cards_label, hand_lines, rank_label, suit_label
-from bot.render.hand import ROW, card_button_label, hand_message
-from bot.render.lobby import lobby
-from bot.render.names import clip, isolate
-from bot.render.table import group_messages, result_of, table_message
-from bot.webapp.view import table_view
+from bot.views.miniapp import table_view
+from bot.views.names import clip, isolate
+from bot.views.projection import project
 from engine.cards import BJ, LJ
 from engine.hand import Bury, Deal, HandState, Pass, Play, Show
 from engine.match import MatchState
@@ -598,8 +598,8 @@ def test_the_hand_as_text_uses_the_readers_punctuation():
 
 
 def test_the_dm_says_a_炒底_window_left_to_run_out_counts_as_a_pass_not_托管():
-    from bot.projection import Deadline
-    from bot.render.hand import _clock_line
+    from bot.views.dm_hand import _clock_line
+    from bot.views.projection import Deadline
 
     turn = Deadline(60, 0.0, 0.0)
     chaodi = Deadline(60, 0.0, 0.0, optional=True)
@@ -615,7 +615,7 @@ def test_the_attackers_points_read_as_one_amount_with_what_went_into_it():
     """Issue 36: "得分：0 甩牌罚分 -20" read as two amounts and "+ -20" as nonsense: the
     total is said once; only a kitty bonus or a penalty brings the sum that makes it,
     each term once with its sign; a sum below zero says why the total is 0."""
-    from bot.render.table import result_points
+    from bot.views.group_table import result_points
 
     def plain(html: str) -> str:
         return re.sub("<[^>]+>", "", html)

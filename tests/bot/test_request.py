@@ -1,6 +1,6 @@
-"""The bot's Bot API client (bot/request.py) over real sockets, plain HTTP and TLS, against
+"""The bot's Bot API client (bot/infra/request.py) over real sockets, plain HTTP and TLS, against
 the fake Telegram's HTTP transport and a few servers that misbehave on purpose: calls go as
-JSON (files as multipart), each failure is PTB's own error, ``bot.reach`` says whether the
+JSON (files as multipart), each failure is PTB's own error, ``bot.infra.reach`` says whether the
 request may have reached Telegram (the outbox never posts twice, never drops a message
 that surely did not arrive), and an outage is one log line."""
 
@@ -24,14 +24,14 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import NetworkError, RetryAfter, TimedOut
 
 from bot.app import build_application
-from bot.config import Settings
+from bot.delivery.outbox import Outboxes
+from bot.edges.metrics import Metrics
 from bot.fake_telegram import FakeTelegram
 from bot.fake_telegram.transport_http import HttpServer
-from bot.messages import Content, LoopClock
-from bot.metrics import Metrics
-from bot.outbox import Outboxes
-from bot.reach import DELIVERY_RETRIES, surely_not_sent
-from bot.request import AiohttpRequest
+from bot.infra.config import Settings
+from bot.infra.reach import DELIVERY_RETRIES, surely_not_sent
+from bot.infra.request import AiohttpRequest
+from bot.views.messages import Content, LoopClock
 
 TOKEN = "123456:TEST"
 
@@ -142,7 +142,7 @@ async def test_the_long_poll_waits_past_the_read_timeout_as_ptb_asks(served) -> 
 
 
 def reach_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.name == "bot.reach"]
+    return [r.getMessage() for r in caplog.records if r.name == "bot.infra.reach"]
 
 
 async def fail_twice(base_url: str, request: AiohttpRequest) -> BaseException:
@@ -166,7 +166,7 @@ def free_port() -> int:
 
 
 async def test_a_refused_connection_is_a_network_error_that_surely_sent_nothing(caplog) -> None:
-    caplog.set_level(logging.WARNING, "bot.reach")
+    caplog.set_level(logging.WARNING, "bot.infra.reach")
     error = await fail_twice(f"http://127.0.0.1:{free_port()}/bot", AiohttpRequest())
     assert not isinstance(error, TimedOut)
     assert surely_not_sent(error)
@@ -177,7 +177,7 @@ async def test_a_refused_connection_is_a_network_error_that_surely_sent_nothing(
 async def test_an_untrusted_certificate_is_a_network_error_that_surely_sent_nothing(
     certificate, caplog
 ) -> None:
-    caplog.set_level(logging.WARNING, "bot.reach")
+    caplog.set_level(logging.WARNING, "bot.infra.reach")
     async with FakeTelegram(http=False) as world:
         server = HttpServer(world.core)
         await server.start(ssl_context=server_context(certificate))
@@ -195,7 +195,7 @@ async def test_an_untrusted_certificate_is_a_network_error_that_surely_sent_noth
 async def test_a_connection_dropped_after_the_request_may_have_sent_it(caplog) -> None:
     """The fake reads the whole request, then closes the socket without answering (its
     outage): the call may have reached Telegram, so the outbox will not post it again."""
-    caplog.set_level(logging.WARNING, "bot.reach")
+    caplog.set_level(logging.WARNING, "bot.infra.reach")
     async with FakeTelegram() as world:
         alice = world.user("Alice", started=True)
         world.core.unreachable = True
@@ -248,7 +248,7 @@ async def half_an_answer(_: asyncio.StreamReader, writer: asyncio.StreamWriter) 
 
 @pytest.mark.parametrize("answer", [reset, half_an_answer])
 async def test_a_connection_reset_after_the_request_may_have_sent_it(answer, caplog) -> None:
-    caplog.set_level(logging.WARNING, "bot.reach")
+    caplog.set_level(logging.WARNING, "bot.infra.reach")
     server, url = await silent_server(answer)
     async with server:
         error = await fail_twice(url, AiohttpRequest())
@@ -261,7 +261,7 @@ async def test_a_connection_reset_after_the_request_may_have_sent_it(answer, cap
 async def test_no_answer_within_the_read_timeout_is_timed_out_and_may_have_been_sent(
     caplog,
 ) -> None:
-    caplog.set_level(logging.WARNING, "bot.reach")
+    caplog.set_level(logging.WARNING, "bot.infra.reach")
     server, url = await silent_server(lambda reader, _: reader.read())  # waits for ever
     async with server:
         start = asyncio.get_running_loop().time()
@@ -444,7 +444,7 @@ async def test_no_connection_within_the_connect_timeout_is_timed_out_and_surely_
 ) -> None:
     """The server takes the TCP connection but never answers TLS's hello: the
     connection is never made, so nothing was sent."""
-    caplog.set_level(logging.WARNING, "bot.reach")
+    caplog.set_level(logging.WARNING, "bot.infra.reach")
 
     async def mute(reader: asyncio.StreamReader, _: asyncio.StreamWriter) -> None:
         await reader.read()

@@ -1,4 +1,4 @@
-from bot.game import system_seed
+from bot.service.game import system_seed
 from tests.e2e.harness import fixed_seeds
 
 

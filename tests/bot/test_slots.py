@@ -2,8 +2,8 @@
 
 import pytest
 
-from bot.messages import SlotKey
-from bot.messages import slot_key as key
+from bot.views.messages import SlotKey
+from bot.views.messages import slot_key as key
 
 
 def test_each_message_of_a_game_keeps_its_stored_key():

@@ -1,5 +1,5 @@
-from bot.models import ChatSettings, GameRecord, Seat
-from bot.store import Store
+from bot.data.saved import ChatSettings, GameRecord, Seat
+from bot.data.store import Store
 
 
 async def test_a_game_survives_reopening_the_database(tmp_path):
@@ -40,7 +40,7 @@ async def test_message_ids_kept_in_game_records_move_to_what_messages_show(tmp_p
 
     import aiosqlite
 
-    from bot import store as store_module
+    from bot.data import store as store_module
 
     path = tmp_path / "old.sqlite3"
     async with aiosqlite.connect(path) as db:
@@ -143,7 +143,7 @@ async def test_an_edits_note_is_committed_within_the_delay_when_no_game_saves(
 ):
     import asyncio
 
-    from bot import store as store_module
+    from bot.data import store as store_module
 
     monkeypatch.setattr(store_module, "NOTE_DELAY", 0.05)
     path = tmp_path / "db"
@@ -200,7 +200,7 @@ async def test_a_saved_match_moves_out_of_its_record_when_the_schema_migrates(tm
     import json
     import sqlite3
 
-    from bot import store as store_module
+    from bot.data import store as store_module
 
     path = tmp_path / "db"
     with sqlite3.connect(path) as db:  # a database of schema version 4: the match inside

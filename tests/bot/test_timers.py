@@ -6,7 +6,7 @@ import time
 
 from telegram.ext import ApplicationBuilder, JobQueue
 
-from bot import timers
+from bot.edges import timers
 from bot.table.tokens import TimerKind, Token
 
 
@@ -66,9 +66,9 @@ async def test_a_deal_batchs_shows_are_decided_while_its_timer_waits():
     off applies that change without asking again. Re-armed (someone showed meanwhile),
     the earlier thinking is dropped."""
     from bot import table
-    from bot.config import Settings
-    from bot.live import Game
-    from bot.models import GameRecord
+    from bot.data.saved import GameRecord
+    from bot.infra.config import Settings
+    from bot.service.live import Game
     from bot.table import Moment
     from bot.table.commands import AddComputer, Join, Start, Tick
     from engine.hand import Pass
@@ -116,7 +116,7 @@ async def test_a_deal_batchs_shows_are_decided_while_its_timer_waits():
     assert changes[0].shows == {s: Pass(seat=s) for s in (1, 2, 3)}
 
     deadlines.arm(tables, game, found)
-    ahead = deadlines._ahead[1][1]
+    ahead = deadlines._ahead[1][2]
     moved_on = found[0]._replace(version=found[0].version + 1)
     deadlines.arm(tables, game, (moved_on, 1.0))  # the table moved on
     await asyncio.sleep(0)
@@ -161,3 +161,71 @@ async def test_a_timer_armed_again_fires_once_at_its_new_time_with_its_new_token
         assert fired == [second, third]
     finally:
         await ptb.job_queue.stop(wait=False)
+
+
+async def test_a_computers_move_is_decided_while_its_timer_waits():
+    """A computer's turn: its move is asked for when the timer is armed (at a search
+    strength the pool gets the whole delay); the timer going off applies that move
+    without asking again, to the game the timer was armed for."""
+    from bot import table
+    from bot.data.saved import GameRecord
+    from bot.edges.computer import Computers as RealComputers
+    from bot.infra.config import Settings
+    from bot.service.live import Game
+    from bot.table import Moment
+    from bot.table.commands import AddComputer, Join, Start, Tick
+
+    settings = Settings(_env_file=None, bot_token="0:x")  # type: ignore[call-arg]
+    rec = GameRecord(id=1, chat_id=-1, creator_id=1, seed=5, created_at=0.0)
+    rec.computer_strength = "easy"
+    game = Game(table.Table(rec))
+    table.apply(game.table, Join(0, 1, "Ann", "en"), settings, Moment(0, 0))
+    for command in (AddComputer(1), AddComputer(1), AddComputer(1), Start(1)):
+        table.apply(game.table, command, settings, Moment(0, 0))
+    heuristic = RealComputers(default_strength="easy")
+    asked: list[tuple[int, int]] = []
+
+    class Computers:
+        async def act(self, strength, obs, rng):
+            asked.append((obs.seat, obs.version))
+            return await heuristic.act(strength, obs, rng)
+
+    class Schedule:
+        def arm(self, game_id, token, delay, fire):
+            pass
+
+        def disarm(self, game_id):
+            pass
+
+    changes: list[Tick] = []
+
+    class Tables:
+        async def get(self, game_id):
+            raise AssertionError("the armed game is used, not looked up again")
+
+        async def change(self, game, command):
+            changes.append(command)
+            table.apply(game.table, command, settings, Moment(0, 0))
+
+    deadlines = timers.Deadlines(Schedule(), None, Computers(), settings, None)  # type: ignore[arg-type]
+    deadlines._hold = lambda game, token: False  # type: ignore[method-assign]
+    tables = Tables()
+    # play until a computer's turn comes: every timer's change as the bot makes it
+    for _ in range(400):
+        due = table.due(game.table, settings, Moment(0, 0))
+        assert due is not None
+        if due[0].kind == TimerKind.ROBOT:
+            break
+        table.apply(game.table, await deadlines._think(game, due[0]), settings, Moment(0, 0))
+    else:
+        raise AssertionError("no computer's turn came")
+    token = due[0]
+    asked.clear()
+    deadlines.arm(tables, game, due)  # type: ignore[arg-type]
+    await asyncio.sleep(0.01)  # the timer has not gone off yet
+    assert asked == [(game.match.hand.turn, token.version)], "the computer thought at once"
+    await deadlines.fire(tables, 1, token)  # type: ignore[arg-type]
+    assert len(asked) == 1, "and was not asked again when the timer went off"
+    assert len(changes) == 1 and changes[0].token == token and changes[0].thought is not None
+    assert game.match.hand.version > token.version, "the move was applied"
+    deadlines.close()

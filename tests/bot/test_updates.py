@@ -1,11 +1,11 @@
-"""Presses are read without the pressed message's keyboard (bot/updates.py)."""
+"""Presses are read without the pressed message's keyboard (bot/edges/updates.py)."""
 
 import json
 
 from telegram import Update
 
+from bot.edges.updates import UpdatesRequest, lean
 from bot.fake_telegram import FakeTelegram
-from bot.updates import UpdatesRequest, lean
 from tests.e2e.harness import find, hand_message, play_out, running_bot, service
 from tests.e2e.test_resilience import start_with_computers
 

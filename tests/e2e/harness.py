@@ -9,13 +9,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bot import codec
 from bot.app import ALLOWED_UPDATES, build_application
-from bot.config import Settings
+from bot.data.store import Store
 from bot.fake_telegram import FakeTelegram, SimUser
-from bot.fake_telegram.models import Button, Message
-from bot.game import Game, GameService
-from bot.store import Store
+from bot.fake_telegram.objects import Button, Message
+from bot.infra.config import Settings
+from bot.service.game import GameService
+from bot.service.live import Game
+from bot.views import codec
 
 FAST = dict(
     deal_batch=5,
@@ -78,7 +79,7 @@ def bot_busy(app: Any) -> bool:
         return True
     if db_calls(svc.store):  # the loop cannot see the database's thread at work
         return True
-    if svc.outboxes.pending():
+    if svc.publisher.outboxes.pending():
         return True
     now = datetime.now(UTC)
     jobs = app.job_queue.jobs() if app.job_queue is not None else ()

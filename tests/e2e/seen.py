@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 from bot.fake_telegram.html import parse_html
-from bot.render.cards import card_label
+from bot.views.card_labels import card_label
 from engine.cards import NUM_DISTINCT
 
 LABELS = {card_label(c, lang): c for c in range(NUM_DISTINCT) for lang in ("en", "zh")}

@@ -1,4 +1,4 @@
-"""The call budget, as four people at a table live it (bot/publish.py, bot/outbox.py).
+"""The call budget, as four people at a table live it (bot/delivery/publish.py, bot/delivery/outbox.py).
 
 A whole hand played at a human pace with Telegram's flood limits on: at most three
 sends/edits/deletes per accepted play over all chats (answers to presses and the
@@ -17,7 +17,7 @@ from bot.app import ALLOWED_UPDATES, build_application
 from bot.fake_telegram import FakeClock, FakeTelegram, RateLimits
 from bot.fake_telegram.limits import COUNTED_METHODS
 from bot.i18n import t
-from bot.render.table import name_of
+from bot.views.group_table import name_of
 from tests.e2e.harness import (
     bot_busy,
     buttons,
@@ -164,7 +164,7 @@ async def test_a_whole_hand_costs_at_most_three_writes_a_play_and_every_trick_is
             game_id = 1
             first = await start_a_table(world, app, group, people)
             feedback = await play_a_hand_at_a_human_pace(world, app, game_id, people, rng)
-            while svc.outboxes.pending():  # the last states reach every chat
+            while svc.publisher.outboxes.pending():  # the last states reach every chat
                 await pause(world, 1.0)
             game = svc.games[game_id]
             hand = game.match.hand
@@ -222,7 +222,7 @@ async def test_a_restart_sends_and_edits_nothing_that_did_not_change(tmp_path):
             lobby = world.last_message(group, from_bot=True)
             await people[0].press(lobby, data=find(lobby, "S").data)
             await play_until_tricks(world, app, game_id, people, 3)
-            await service(app).outboxes.drain()
+            await app.bot_data.outboxes.drain()
             await world.settle()
         before = len(world.core.log)
         async with running_bot(world, db) as app:
@@ -292,7 +292,7 @@ async def test_a_busy_group_answers_a_settings_press_and_a_seat_join_at_once(tmp
             await until(lambda: settings_message(world, group) is not None)
             for _ in range(5):
                 await alice.send(group, "/rules", settle=False)
-            backlog = service(app).outboxes.backlog
+            backlog = app.bot_data.outboxes.backlog
             await until(lambda: backlog().get(group.id, 0) >= 4)  # far behind
 
             menu = settings_message(world, group)
@@ -308,7 +308,7 @@ async def test_a_busy_group_answers_a_settings_press_and_a_seat_join_at_once(tmp
             assert time.monotonic() - sent < 1.0
             assert service(app).games[1].rec.seats[1].user_id == bob.id
             assert not [r for r in world.core.log if r.error_code == 429]
-            assert not bot_busy(app) or service(app).outboxes.pending()
+            assert not bot_busy(app) or app.bot_data.outboxes.pending()
 
 
 def settings_message(world, group):

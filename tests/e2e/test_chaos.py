@@ -11,7 +11,7 @@ After every step, once the bot settled, these hold:
 * no ERROR log record (nothing reached PTB's error handler, no handler crashed, the
   engine never refused a computer's move);
 * every game in memory equals what the store saved (SQLite file, read through
-  ``bot.store.Store`` on its own connection), the cards tapped but not submitted aside;
+  ``bot.data.store.Store`` on its own connection), the cards tapped but not submitted aside;
 * neither group ever had more than 20 bot calls within 60 s of the fake clock (the
   bot paces on it through ``FakeTime``; people act at a human pace on it too);
 * no card of a hand still being played appears in the group before it is public, and
@@ -37,12 +37,13 @@ from typing import Any
 
 import pytest
 
-from bot import codec
+from bot.data.store import Store
 from bot.fake_telegram import FakeTelegram, RateLimits, SimUser
-from bot.fake_telegram.models import Chat, Message
-from bot.game import Game, GameService
-from bot.store import Store
+from bot.fake_telegram.objects import Chat, Message
+from bot.service.game import GameService
+from bot.service.live import Game
 from bot.table import robot
+from bot.views import codec
 from engine.match import MatchState
 from tests.e2e.harness import (
     FakeTime,
@@ -253,7 +254,7 @@ class Chaos:
         game = self.game(table)
         if game is None:
             return None
-        box = self.svc.outboxes.get(table.chat.id)
+        box = self.svc.publisher.outboxes.get(table.chat.id)
         prefix = f"g{game.rec.id}:"
         ids = {s.message_id for k, s in box.slots.items() if k.startswith(prefix)}
         for msg in reversed(self.world.transcript(table.chat)):

@@ -3,7 +3,7 @@
 import asyncio
 
 from bot.fake_telegram import FakeTelegram
-from bot.version import __version__
+from bot.infra.version import __version__
 from tests.e2e.harness import find, hand_message, running_bot, service, wait_for
 from tests.e2e.test_resilience import start_with_computers
 

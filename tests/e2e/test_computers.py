@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.config import Settings
 from bot.fake_telegram import FakeTelegram
+from bot.infra.config import Settings
 from tests.e2e.harness import find, play_out, running_bot, seat_players, service
 
 

@@ -6,7 +6,7 @@ import re
 
 from bot.fake_telegram import FakeTelegram
 from bot.i18n import t
-from bot.render.cards import card_label, class_label
+from bot.views.card_labels import card_label, class_label
 from engine.counter import card_counter
 from tests.e2e.harness import (
     find,

@@ -1,7 +1,7 @@
 """A failure at any step of delivering a chat's message (before the request reaches
 Telegram, after Telegram posted it but before the bot could read the answer, in saving
 the message id) is logged once, the chat's output goes on, and no message is posted
-twice (bot/outbox.py, "Failures")."""
+twice (bot/delivery/outbox.py, "Failures")."""
 
 import json
 import logging
@@ -10,7 +10,7 @@ import pytest
 
 from bot.fake_telegram import FakeTelegram
 from bot.fake_telegram.transport_inprocess import FakeRequest
-from tests.e2e.harness import buttons, running_bot, service
+from tests.e2e.harness import buttons, running_bot
 
 
 def lobby_messages(world, group):
@@ -21,7 +21,7 @@ def delivery_logs(caplog, chat_id):
     return [
         r
         for r in caplog.records
-        if r.name == "bot.outbox"
+        if r.name == "bot.delivery.outbox"
         and r.levelno >= logging.WARNING
         and str(chat_id) in r.getMessage()
     ]
@@ -63,7 +63,7 @@ async def test_a_lobby_whose_message_id_could_not_be_saved_is_edited_not_posted_
         group = world.group("Table", members=[bob, cai], admins=[alice])
         db = tmp_path / "db"
         async with running_bot(world, db) as app:
-            outboxes = service(app).outboxes
+            outboxes = app.bot_data.outboxes
             save = outboxes.on_shown
             failed = []
 
@@ -126,7 +126,7 @@ async def test_a_failed_lobby_edit_is_given_up_and_the_next_one_shows_everyone(
 ):
     """An edit whose answer cannot be read is not retried, and logged with its chat; one
     that never reached Telegram (the connection dropped: Telegram unreachable) is an
-    outage, logged once (bot.reach), and the edit is tried again a second later (an
+    outage, logged once (bot.infra.reach), and the edit is tried again a second later (an
     edit is safe to repeat). Either way the lobby keeps going: the next player to join
     sees every seated name."""
     async with FakeTelegram(auto_settle=True) as world:
@@ -141,7 +141,7 @@ async def test_a_failed_lobby_edit_is_given_up_and_the_next_one_shows_everyone(
             assert not armed
             logged = 1 if step == "answer" else 0
             assert len(delivery_logs(caplog, group.id)) == logged
-            outage = [r.getMessage() for r in caplog.records if r.name == "bot.reach"]
+            outage = [r.getMessage() for r in caplog.records if r.name == "bot.infra.reach"]
             if step == "request":  # the outage began and ended, in two lines
                 assert len(outage) == 2 and "Telegram unreachable" in outage[0]
                 assert "reachable again" in outage[1]

@@ -82,8 +82,8 @@ async def test_a_command_that_fails_gets_an_apology_and_one_log_line_without_per
         async def broken(*args):
             raise RuntimeError("a bug")
 
-        monkeypatch.setattr("bot.history.group_stats", broken)
-        monkeypatch.setattr("bot.history.player_stats", broken)
+        monkeypatch.setattr("bot.data.history.group_stats", broken)
+        monkeypatch.setattr("bot.data.history.player_stats", broken)
         async with running_bot(world, tmp_path / "db"):
             game_id, _ = await seat_players(world, group, [alice])  # a lobby, Alice seated
             for chat in (group, alice):
@@ -144,7 +144,7 @@ async def test_a_full_disk_is_one_clear_line_not_an_unretrieved_task(tmp_path, c
             monkeypatch.undo()
         gc.collect()
         assert answer.answered
-        store_lines = [r.getMessage() for r in problems(caplog) if r.name == "bot.store"]
+        store_lines = [r.getMessage() for r in problems(caplog) if r.name == "bot.data.store"]
         assert store_lines == ["the database could not commit: database or disk is full"]
         assert not any("never retrieved" in r.getMessage() for r in caplog.records)
 
@@ -222,7 +222,9 @@ async def test_edits_answered_true_count_as_done(tmp_path, caplog):
             # the table was edited on, trick by trick, in the one message
             tables = [m for m in world.transcript(group) if m.from_bot and "🂠" in (m.text or "")]
             assert len(tables) <= 1
-        assert not [r for r in caplog.records if r.name == "bot.outbox" and r.levelno >= 30]
+        assert not [
+            r for r in caplog.records if r.name == "bot.delivery.outbox" and r.levelno >= 30
+        ]
 
 
 async def test_every_html_text_of_a_match_and_the_help_screens_is_strictly_escaped(tmp_path):

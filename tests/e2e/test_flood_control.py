@@ -1,4 +1,4 @@
-"""Flood control (bot/ratelimit.py, bot/outbox.py): Telegram's 429 in one chat delays
+"""Flood control (bot/delivery/ratelimit.py, bot/delivery/outbox.py): Telegram's 429 in one chat delays
 that chat only. Its outbox waits ``retry_after`` and then delivers its newest state;
 every other chat of the bot (groups and DMs) goes on writing meanwhile."""
 

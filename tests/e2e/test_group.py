@@ -1,7 +1,7 @@
 """The group itself changes: upgraded to a supergroup, the bot removed and added back."""
 
-from bot import codec
 from bot.fake_telegram import FakeTelegram
+from bot.views import codec
 from tests.e2e.harness import find, hand_message, play_out, running_bot, service
 from tests.e2e.test_resilience import start_with_computers
 

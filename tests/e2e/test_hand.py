@@ -10,12 +10,12 @@ import html
 import re
 from collections import Counter
 
-from bot import codec
 from bot.fake_telegram import FakeTelegram
 from bot.i18n import t
-from bot.render.cards import cards_label
-from bot.render.names import isolate
-from bot.render.table import result_points, signed
+from bot.views import codec
+from bot.views.card_labels import cards_label
+from bot.views.group_table import result_points, signed
+from bot.views.names import isolate
 from engine.records import failed_throw_penalty
 from tests.e2e.harness import (
     buttons,

@@ -7,8 +7,8 @@ from io import BytesIO
 from PIL import Image
 
 from bot.fake_telegram import FakeTelegram
-from bot.render.cards import cards_label
-from bot.render.names import isolate
+from bot.views.card_labels import cards_label
+from bot.views.names import isolate
 from engine.hand import team_of
 from tests.e2e.harness import game_of, play_out, running_bot, service
 from tests.e2e.test_resilience import start_with_computers

@@ -2,8 +2,8 @@
 admin changes it): every message and answer in the group follows it. DMs follow their
 reader."""
 
-from bot import codec
 from bot.fake_telegram import FakeTelegram
+from bot.views import codec
 from tests.e2e.harness import hand_message, running_bot, service
 from tests.e2e.test_resilience import start_with_computers
 

@@ -8,7 +8,8 @@ sweep threshold (256) and shows a leak of 16 KiB a match as 6 MiB; 1,000 took tw
 long and showed nothing more (bench/lifecycle.py runs any number)."""
 
 from bench import lifecycle
-from bot import members, ratelimit
+from bot.delivery import ratelimit
+from bot.edges import members
 
 MATCHES = 500
 

@@ -2,8 +2,8 @@
 table's link, a seat taken in the game again), the older hand message goes, keyboard
 and all, within the DM's budget; a tap on an older one is told so and changes nothing."""
 
-from bot import codec
 from bot.fake_telegram import FakeTelegram
+from bot.views import codec
 from tests.e2e.harness import buttons, hand_message, play_out, press_of, running_bot, service
 from tests.e2e.test_resilience import start_with_computers
 

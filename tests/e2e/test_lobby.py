@@ -1,5 +1,6 @@
-from bot import codec, publish
+from bot.delivery import publish
 from bot.fake_telegram import FakeTelegram
+from bot.views import codec
 from tests.e2e.harness import buttons, find, play_out, running_bot, seat_players, service
 from tests.e2e.test_resilience import start_with_computers
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import logging
 
-from bot import codec
 from bot.fake_telegram import FakeTelegram
 from bot.i18n import t
+from bot.views import codec
 from engine.hand import Play, Show
 from tests.e2e.harness import find, hand_message, play_out, running_bot, service
 from tests.e2e.test_resilience import start_with_computers

@@ -4,9 +4,9 @@ reached, or one on auto-play (托管) after a turn time-out."""
 
 from collections import Counter
 
-from bot import codec
 from bot.fake_telegram import FakeTelegram
-from bot.render.names import isolate
+from bot.views import codec
+from bot.views.names import isolate
 from tests.e2e.harness import (
     buttons,
     find,

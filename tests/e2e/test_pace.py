@@ -1,4 +1,4 @@
-"""The group keeps up with the table (bot/publish.py, bot/timers.py).
+"""The group keeps up with the table (bot/delivery/publish.py, bot/edges/timers.py).
 
 The group's output is paced (about 20 calls a minute), so tricks may finish faster
 than the group can be shown them. Then the next table delivered repeats, in full, every
@@ -12,11 +12,11 @@ import asyncio
 import random
 import re
 
-from bot import timers
+from bot.edges import timers
 from bot.fake_telegram import FakeClock, FakeTelegram, RateLimits
 from bot.fake_telegram.html import parse_html
-from bot.messages import LoopClock
-from bot.render.names import isolate
+from bot.views.messages import LoopClock
+from bot.views.names import isolate
 from tests.e2e.harness import find, hand_message, running_bot, service
 from tests.e2e.seen import shown
 from tests.e2e.test_budget import (
@@ -80,7 +80,7 @@ async def test_when_tricks_come_faster_than_the_group_is_paced_the_next_table_re
             first = await start_a_table(world, app, group, people)
             await play_a_hand_at_a_human_pace(world, app, 1, people, rng, think=(0.2, 0.6))
             ended = world.clock.now()
-            while svc.outboxes.pending():
+            while svc.publisher.outboxes.pending():
                 await pause(world, 0.5)
             hand = svc.games[1].match.hand
             tables = [x for x in shown(world, group) if x.startswith("🀄 Hand 1")]
@@ -168,7 +168,7 @@ async def test_with_computers_at_the_table_the_group_is_never_more_than_one_tric
                     )
                     won = tricks_won_in(table)
                     behind.append(done - (won[-1] if won else 0))
-                    if hand.phase == "done" and not svc.outboxes.pending():
+                    if hand.phase == "done" and not svc.publisher.outboxes.pending():
                         break
                 if hand is not None and hand.phase != "dealing":
                     msg = hand_message(world, ann, 1)

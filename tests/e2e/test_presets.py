@@ -5,8 +5,8 @@ import logging
 
 import pytest
 
-from bot import codec
 from bot.fake_telegram import FakeTelegram
+from bot.views import codec
 from engine.cards import LJ
 from tests.e2e.harness import (
     DEFAULT_SEED,

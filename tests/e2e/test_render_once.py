@@ -3,7 +3,7 @@ selection (Hint) is the presser's alone, so the group's table is not rendered ag
 it; a play renders it once."""
 
 from bot.fake_telegram import FakeTelegram
-from bot.render import table as render_table
+from bot.views import group_table as render_table
 from tests.e2e.harness import (
     find,
     hand_message,

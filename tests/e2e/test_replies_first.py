@@ -1,5 +1,5 @@
 """A reply to a person is never queued behind the group's table (issue 28 item 9,
-bot/outbox.py): with the group's output far behind Telegram's 20 calls a minute, a
+bot/delivery/outbox.py): with the group's output far behind Telegram's 20 calls a minute, a
 command's answer (here a refusal, /takeover with an odd argument) reaches the group
 within a second, before the pending table edits; those wait, and the group stays within
 its budget. Real time, the rate limiter on, as a host runs it."""
@@ -9,8 +9,8 @@ import time
 from bot.app import ALLOWED_UPDATES, build_application
 from bot.fake_telegram import FakeTelegram, RateLimits
 from bot.i18n import t
-from bot.messages import Content
-from tests.e2e.harness import fixed_seeds, service, settings
+from bot.views.messages import Content
+from tests.e2e.harness import fixed_seeds, settings
 from tests.e2e.test_budget import until
 
 
@@ -26,10 +26,10 @@ async def test_a_commands_answer_goes_before_the_groups_backlog_of_table_edits(t
             seed_source=fixed_seeds(),
         )
         async with world.running(app, allowed_updates=ALLOWED_UPDATES, busy=lambda: False):
-            box = service(app).outboxes.get(group.id)
+            box = app.bot_data.outboxes.get(group.id)
             for i in range(8):  # the group's tables, 8 calls behind (25 s at 20 a minute)
                 box.put(f"g{i}:table", Content(f"table {i}"))
-            await until(lambda: service(app).outboxes.backlog().get(group.id, 0) >= 7)
+            await until(lambda: app.bot_data.outboxes.backlog().get(group.id, 0) >= 7)
 
             refusal = t("en", "endgame.none")
             delays = []
@@ -50,6 +50,6 @@ async def test_a_commands_answer_goes_before_the_groups_backlog_of_table_edits(t
             # borrowed it), not behind the 8 tables
             assert delays[0] < 1.0 and delays[1] < 4.0, delays
             # the tables waited: most of them are still to be sent
-            assert service(app).outboxes.backlog().get(group.id, 0) >= 5
+            assert app.bot_data.outboxes.backlog().get(group.id, 0) >= 5
             assert world.max_calls_in_window(group, 60) <= 20
             assert not [r for r in world.core.log if r.error_code == 429]

@@ -4,10 +4,10 @@ import asyncio
 import html
 import re
 
-from bot import codec
-from bot.config import Settings
 from bot.fake_telegram import FakeTelegram, RateLimits
-from bot.render import table as render_table
+from bot.infra.config import Settings
+from bot.views import codec
+from bot.views import group_table as render_table
 from engine.tricks import is_legal_follow
 from tests.e2e.harness import (
     FakeTime,
@@ -170,7 +170,7 @@ async def test_the_group_stays_within_twenty_calls_a_minute_and_every_press_is_a
             lobby = world.last_message(group, from_bot=True)
             await people[0].press(lobby, data=find(lobby, "S").data)
             await play_out(world, app, game_id, users, stop=lambda g: g.match.hand.phase == "done")
-            await svc.outboxes.drain()
+            await svc.publisher.outboxes.drain()
             await world.settle()
             game = svc.games[game_id]
             group_calls = world.requests(chat=group)
@@ -180,7 +180,7 @@ async def test_the_group_stays_within_twenty_calls_a_minute_and_every_press_is_a
             presses = world.callbacks()
             assert len(presses) > 100 and all(c.answered for c in presses)
             # the final state of every message of the hand reached the group
-            box = svc.outboxes.get(group.id)
+            box = svc.publisher.outboxes.get(group.id)
             shown = {m.message_id: m for m in world.transcript(group)}
             public = svc.publisher.projections.of(game.table, None)
             current = render_table.group_messages(game.rec, public, svc.publisher.bot_username)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import engine.players
-from bot import computer
+from bot.edges import computer
 from bot.fake_telegram import FakeTelegram
 from bot.table.commands import Hint, Play
 from engine.players.heuristic import suggest
@@ -139,7 +139,7 @@ def hers(g) -> bool:
 async def test_a_hint_at_a_search_strength_is_the_searchs_and_says_its_odds(tmp_path):
     # 普通: Alice's Hint is the search's play, decided in the pool, and her DM says why in
     # the search's figures (x in 10 deals, points), not only the heuristic's rule
-    from bot.render.reasons import reason_line
+    from bot.views.reason_line import reason_line
 
     async with alice_and_three_computers_at_normal(tmp_path) as (world, app, alice, game_id, game):
         svc = service(app)

@@ -12,7 +12,7 @@ import pytest
 
 from bot.fake_telegram import FakeTelegram
 from bot.i18n import t
-from bot.render import hand as render_hand
+from bot.views import dm_hand as render_hand
 from engine.match import MatchState
 from tests.e2e.harness import (
     find,

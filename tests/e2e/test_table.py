@@ -5,8 +5,8 @@ with who is winning it as it grows, the kitty shown when nobody declared, and no
 import re
 
 from bot.fake_telegram import FakeTelegram
-from bot.render.cards import cards_label, suit_label
-from bot.render.names import isolate
+from bot.views.card_labels import cards_label, suit_label
+from bot.views.names import isolate
 from engine.tricks import trick_winner
 from tests.e2e.harness import find, play_out, running_bot, seat_players, service
 from tests.e2e.seen import shown

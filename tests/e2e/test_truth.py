@@ -72,7 +72,7 @@ async def time_out_once(world, app, watch: TruthWatch) -> None:
     game = service(app).games[watch.game_id]
     assert game.match.hand.turn in watch.users
     await fire_timer(world, app, watch.game_id, "warn")
-    await service(app).outboxes.drain()
+    await app.bot_data.outboxes.drain()
     watch.check()  # the warning as it is shown
     seat = game.match.hand.turn
     await fire_timer(world, app, watch.game_id, "timeout")
@@ -113,14 +113,14 @@ async def test_every_dm_statement_is_true_at_every_moment_with_people_and_comput
             await play_out(world, app, game_id, users, stop=after(3), group=group)
             await time_out_once(world, app, watch)
             await play_out(world, app, game_id, users, stop=after(6), group=group)
-            await service(app).outboxes.drain()
+            await app.bot_data.outboxes.drain()
             await world.settle()
         watch.app = None
         async with running_bot(world, db, **PACED) as app:  # a restart mid-hand
             watch.app = app
             await world.settle()
             await play_out(world, app, game_id, users, stop=lambda g: g.match.hand.phase == "done")
-            await service(app).outboxes.drain()
+            await app.bot_data.outboxes.drain()
             await world.settle()
             # the next hand; /endgame while it is being dealt
             await play_out(
@@ -139,7 +139,7 @@ async def test_every_dm_statement_is_true_at_every_moment_with_people_and_comput
             await ann.press(question, text=yes)
             await world.settle()
             assert game.rec.status == "ended"
-            await service(app).outboxes.drain()
+            await app.bot_data.outboxes.drain()
             await world.settle()
             watch.check()  # the last state, every chat settled
         assert_true(
@@ -174,7 +174,7 @@ async def test_every_dm_statement_is_true_at_every_moment_with_four_people(tmp_p
             )
             await time_out_once(world, app, watch)
             await play_out(world, app, game_id, users, stop=lambda g: g.match.hand.phase == "done")
-            await service(app).outboxes.drain()
+            await app.bot_data.outboxes.drain()
             await world.settle()
             watch.check()
         more = {"dm.bury", "dm.your_turn.follow.other", "dm.your_turn.one_tap", "dm.auto.on"}

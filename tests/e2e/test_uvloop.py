@@ -1,4 +1,4 @@
-"""The bot runs on uvloop in production (bot.eventloop): one whole hand played through
+"""The bot runs on uvloop in production (bot.infra.eventloop): one whole hand played through
 the DMs on it, in every run of the suite (``--event-loop uvloop`` runs all of them so)."""
 
 from __future__ import annotations

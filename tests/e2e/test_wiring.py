@@ -10,7 +10,7 @@ import pytest
 from telegram.ext import Application, SimpleUpdateProcessor
 
 import bot.__main__
-from bot.context import BotData
+from bot.edges.context import BotData
 from bot.fake_telegram import FakeTelegram
 from bot.fake_telegram.limits import COUNTED_METHODS
 from tests.e2e.harness import (
@@ -20,7 +20,6 @@ from tests.e2e.harness import (
     play_out,
     running_bot,
     seat_players,
-    service,
 )
 
 # Attributes that carry the injected transport, or run-time state, not wiring.
@@ -151,7 +150,7 @@ async def test_a_hand_in_a_group_goes_through_the_rate_limiter_on_the_virtual_cl
                 dict(enumerate(people)),
                 stop=lambda g: g.match.hand.phase == "done",
             )
-            await service(app).outboxes.drain()
+            await app.bot_data.outboxes.drain()
             await world.settle()
         times = [r.time for r in world.requests(chat=group) if r.method in COUNTED_METHODS]
         assert len(times) > 40
@@ -163,7 +162,7 @@ async def test_a_hand_in_a_group_goes_through_the_rate_limiter_on_the_virtual_cl
 
 
 async def test_python_telegram_bot_keeps_nothing_per_chat_or_person(tmp_path):
-    """The handlers' context is typed (bot/context.py): the bot's data is one BotData,
+    """The handlers' context is typed (bot/edges/context.py): the bot's data is one BotData,
     and python-telegram-bot's dicts per chat and per person, which nothing would ever
     empty, stay empty while four people join, declare, bury and play (the store keeps
     what a chat or a person needs)."""

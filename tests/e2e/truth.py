@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from html import unescape
 from typing import Any
 
+from bot.delivery.publish import Publisher
 from bot.i18n import t
-from bot.publish import Publisher
-from bot.render.cards import cards_label, rank_label
-from bot.render.table import name_of, table_key, trump_label
 from bot.table.state import one_tap
+from bot.views.card_labels import cards_label, rank_label
+from bot.views.group_table import name_of, table_key, trump_label
 from tests.e2e.seen import cards_in
 
 # the keys whose lines state a fact, with the placeholders they carry
@@ -130,7 +130,7 @@ class TruthWatch:
             return  # nothing shown yet, or a change is half done
         self.moments += 1
         for seat, user in self.users.items():
-            box = svc.outboxes.get(user.id)
+            box = svc.publisher.outboxes.get(user.id)
             slot = box.slots.get(Publisher.dm_key(game.rec))
             if slot is None or slot.dirty or slot.message_id is None:
                 continue  # nothing shown yet, or a newer state is on its way
@@ -144,7 +144,7 @@ class TruthWatch:
         rec, match = game.rec, game.match
         if rec.status != "ended":
             return
-        slot = svc.outboxes.get(rec.chat_id).slots.get(table_key(rec, match.hand_number))
+        slot = svc.publisher.outboxes.get(rec.chat_id).slots.get(table_key(rec, match.hand_number))
         if slot is None or slot.dirty or slot.message_id is None:
             return
         msg = self.world.core.message(self.group, slot.message_id)

@@ -1,4 +1,4 @@
-"""Whom the caps per address count (``bot.webapp.net.client_address``): the peer, or
+"""Whom the caps per address count (``bot.edges.miniapp.net.client_address``): the peer, or
 behind a reverse proxy on this host or a private network, the client the proxy names;
 an address on the internet cannot name another, and an IPv6 host is its /64."""
 
@@ -7,7 +7,7 @@ from unittest import mock
 import pytest
 from aiohttp.test_utils import make_mocked_request
 
-from bot.webapp.net import client_address
+from bot.edges.miniapp.net import client_address
 
 
 @pytest.mark.parametrize(

@@ -8,9 +8,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot import codec
 from bot.fake_telegram import FakeTelegram
 from bot.i18n import t
+from bot.views import codec
 from tests.e2e.harness import hand_message, running_bot, wait_for
 from tests.e2e.harness import service as service_of
 from tests.webapp.client import session, started_game, webapp

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.edges.miniapp.server import HEADERS
 from bot.fake_telegram import FakeTelegram
-from bot.webapp.server import HEADERS
 from tests.e2e.harness import running_bot
 from tests.e2e.harness import service as service_of
 from tests.webapp.client import Session, launch_data, session, started_game, webapp

@@ -73,7 +73,7 @@ async def test_a_bot_with_too_few_descriptors_for_a_burst_logs_a_line_not_traceb
         assert await bot.dm_press(bot.people[1]) < 1
         log = bot.since()
         assert len(log) < 100 and not [line for line in log if "Traceback" in line], log[:50]
-        said = [line for line in log if " bot.webapp.net: " in line]
+        said = [line for line in log if " bot.edges.miniapp.net: " in line]
         assert len(said) == 1 and ("no descriptor left" in said[0] or "cap of 25" in said[0]), log
         for _, writer in sockets:
             writer.close()

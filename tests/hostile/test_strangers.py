@@ -10,8 +10,8 @@ from typing import Any
 
 from aiolimiter import AsyncLimiter
 
+from bot.edges.members import NEGATIVE_TTL
 from bot.fake_telegram import FakeTelegram
-from bot.members import NEGATIVE_TTL
 from tests.e2e.harness import running_bot
 from tests.e2e.harness import service as service_of
 from tests.webapp.client import Session, launch_data, started_game, webapp
@@ -50,7 +50,7 @@ async def test_an_unknown_user_is_refused_and_asked_about_once_within_the_ttl(tm
             assert status == 403
             assert len(world.requests("getChatMember")) == asked + 1
             # the same through the group's direct link (a spectator link)
-            from bot import codec
+            from bot.views import codec
 
             link = as_person(
                 client, app, Nobody(77_000_001), start_param=codec.open_payload(game_id)

@@ -12,8 +12,8 @@ from collections import Counter
 
 import aiohttp
 
+from bot.edges.miniapp.streams import Hub
 from bot.fake_telegram import FakeTelegram
-from bot.webapp.live import Hub
 from tests.e2e.harness import running_bot, wait_for
 from tests.hostile.harness import enough_descriptors, hostile_bot, open_stream
 from tests.webapp.client import session, started_game, webapp

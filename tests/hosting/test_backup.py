@@ -8,9 +8,9 @@ import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.backup import dated_name, prune
+from bot.data.store import _MIGRATIONS
 from bot.fake_telegram import FakeTelegram
-from bot.store import _MIGRATIONS
+from bot.infra.backup import dated_name, prune
 from tests.e2e.harness import find, game_of, play_out, running_bot, seat_players, service
 
 ROOT = Path(__file__).resolve().parents[2]

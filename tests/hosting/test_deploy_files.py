@@ -1,6 +1,6 @@
 """The Mini App hosted in one command (issue 28): deploy/compose.yaml's ``https`` profile
 puts Caddy (deploy/Caddyfile) in front of the bot, HTTPS for the DOMAIN set in .env, and
-the bot derives its webhook's and Mini App's addresses from that DOMAIN (bot/config.py).
+the bot derives its webhook's and Mini App's addresses from that DOMAIN (bot/infra/config.py).
 
 Docker cannot run here, so the files are read: the compose file and the Caddyfile are
 parsed (a small reader of the YAML and Caddyfile they are written in), their routes are
@@ -25,8 +25,8 @@ import pytest
 from aiohttp import web
 from pydantic import ValidationError
 
-from bot.config import Settings, derived_webhook_secret
 from bot.fake_telegram import FakeTelegram
+from bot.infra.config import Settings, derived_webhook_secret
 from tests.hosting.test_deploy import dockerignore_excludes, env_of, instructions
 from tests.hosting.test_faults import bot_env
 from tests.hosting.test_webhook import free_port, wait_until

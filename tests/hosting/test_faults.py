@@ -18,8 +18,9 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot import hosting, metrics
+from bot import hosting
 from bot.app import TelegramUnreachable
+from bot.edges import metrics
 from bot.fake_telegram import FakeTelegram
 from tests.e2e.harness import build_bot, running_bot, settings
 from tests.hosting.test_webhook import free_port, wait_until

@@ -7,10 +7,10 @@ from contextlib import AsyncExitStack
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot import metrics
+from bot.edges import metrics
 from bot.fake_telegram import FakeTelegram, RateLimits
-from bot.messages import LoopClock
-from bot.version import __version__
+from bot.infra.version import __version__
+from bot.views.messages import LoopClock
 from tests.e2e.harness import FakeTime, find, play_out, running_bot, seat_players
 from tests.hosting.test_backup import start_with_computers
 

@@ -22,9 +22,9 @@ from telegram import Bot
 from telegram.error import NetworkError
 from telegram.request import BaseRequest
 
+from bot.edges.metrics import Metrics
 from bot.fake_telegram import FakeTelegram
-from bot.metrics import Metrics
-from bot.reach import MethodFailed
+from bot.infra.reach import MethodFailed
 from tests.e2e.harness import build_bot, find
 from tests.e2e.test_budget import link_of, lobby_of
 from tests.hosting.test_faults import bot_env
@@ -77,7 +77,7 @@ async def test_with_no_network_at_start_healthz_answers_at_once_and_the_bot_stop
     assert {status for _, status, _ in answers} == {503}
     reason = answers[-1][2]["status"]
     assert reason.startswith("starting: Telegram unreachable for"), reason
-    assert "ClientConnectorError" in reason  # bot.request: nothing listens
+    assert "ClientConnectorError" in reason  # bot.infra.request: nothing listens
     # two lines: the outage with what the bot does about it, and the exit
     assert "Traceback" not in stderr
     warning, error = not_info(stderr)

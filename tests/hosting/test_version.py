@@ -8,7 +8,7 @@ import tomllib
 from importlib.metadata import PackageNotFoundError
 from pathlib import Path
 
-import bot.version
+import bot.infra.version
 
 ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
@@ -20,15 +20,15 @@ def test_python_m_bot_version_prints_the_version_of_pyproject():
     )
     assert done.returncode == 0
     assert done.stdout == f"shengji-bot {PYPROJECT['version']}\n"
-    assert bot.version.__version__ == PYPROJECT["version"]
+    assert bot.infra.version.__version__ == PYPROJECT["version"]
 
 
 def test_a_source_tree_never_installed_reads_pyproject(monkeypatch):
     def not_installed(name):
         raise PackageNotFoundError(name)
 
-    monkeypatch.setattr(bot.version, "installed_version", not_installed)
-    assert bot.version._read() == PYPROJECT["version"]
+    monkeypatch.setattr(bot.infra.version, "installed_version", not_installed)
+    assert bot.infra.version._read() == PYPROJECT["version"]
 
 
 def test_the_changelog_has_an_entry_for_this_version_and_the_licence_is_mit():

@@ -19,10 +19,10 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from bot.i18n import LANGS, t
-from bot.messages import per_row
-from bot.render.cards import card_label
-from bot.render.names import isolate
 from bot.sandbox.world import GROUP_TITLE, PEOPLE
+from bot.views.card_labels import card_label
+from bot.views.messages import per_row
+from bot.views.names import isolate
 from tests.sandbox.conftest import phone_page, quick_start_in_private_chat
 from tests.sandbox.process import QUICK, ROOT, sandbox_process
 
@@ -210,7 +210,7 @@ _CUT_BUTTONS = """() => {
 
 
 # The same keyboard, its rows replaced by rows of the widest labels the DM has, laid out
-# as the bot lays them out (bot.messages): each button's text measured.
+# as the bot lays them out (bot.views.messages): each button's text measured.
 _CUT_IN_ROWS = """(rows) => {
   const kbs = document.querySelectorAll('#messages-private .msg.has-kb .kb');
   const kb = kbs[kbs.length - 1].cloneNode(true);

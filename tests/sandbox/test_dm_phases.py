@@ -18,10 +18,10 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from bot.data.options import group_rules
+from bot.data.saved import ChatSettings
 from bot.i18n import t
-from bot.models import ChatSettings
-from bot.options import group_rules
-from bot.render.cards import card_label
+from bot.views.card_labels import card_label
 from engine.hand import DEALT, Deal, Show
 from engine.match import MatchState
 from tests.sandbox.conftest import phone_page, quick_start_in_private_chat

@@ -41,7 +41,7 @@ from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from bot.i18n import t
-from bot.render.cards import suit_groups
+from bot.views.card_labels import suit_groups
 from engine.cards import BJ, LJ
 from engine.events import ThrowFailed
 from engine.hand import Bury, Deal, Pass, Play, Show
@@ -228,7 +228,7 @@ def test_the_seed_deals_seat_1_a_standing_declaration_and_a_throw_that_fails() -
     hand.apply(Bury(seat=0, cards=list(choose_bury(hand.observation(0)))))
     assert hand.phase == "playing" and hand.turn == 0
     obs = hand.observation(0)
-    groups = [  # as bot.webapp.view groups a hand
+    groups = [  # as bot.views.miniapp groups a hand
         {"trump": klass == TRUMP, "cards": [{"id": card} for card in part]}
         for klass, parts in suit_groups(obs.ctx, obs.hand)
         for part in parts

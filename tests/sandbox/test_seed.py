@@ -16,7 +16,7 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.render.cards import card_label
+from bot.views.card_labels import card_label
 from tests.sandbox.process import QUICK, sandbox_process
 
 # a card's label in the sandbox's default (Chinese) world, as a word (not a count: ♠️6张)

@@ -10,7 +10,7 @@ from typing import Any
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.config import Settings
+from bot.infra.config import Settings
 from bot.sandbox.web import make_app
 from bot.sandbox.world import GROUP_TITLE, PEOPLE, Sandbox
 

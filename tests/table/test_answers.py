@@ -1,6 +1,6 @@
 """The table answers in facts (``bot.table.Answer``): a catalog key and the plain data
 its text may quote, never a word; the edge says it in the reader's language
-(``bot.answers``). Every key an Answer can carry, in the table or at an edge, is in
+(``bot.views.answers``). Every key an Answer can carry, in the table or at an edge, is in
 both catalogs, and its text formats with the facts it is given."""
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from typing import get_args
 
 import pytest
 
-from bot.answers import Reply, reply_in, words
 from bot.i18n import t
 from bot.table import Answer, Outcome, apply
 from bot.table.commands import (
@@ -29,6 +28,7 @@ from bot.table.commands import (
     TakeOver,
 )
 from bot.table.state import Fact
+from bot.views.answers import Reply, reply_in, words
 from engine import errors
 from engine.hand import Action
 from tests.table.test_commands import ann_follows, refused
@@ -50,8 +50,8 @@ CATALOGS = {
     lang: json.loads((ROOT / "bot" / "i18n" / name).read_text(encoding="utf-8"))
     for lang, name in (("en", "en.json"), ("zh", "zh_CN.json"))
 }
-# what a deep link's reply is told by the edge that sends it (bot.handlers.lobby): the
-# group's name as HTML and the seat as people count them
+# what a deep link's reply is told by the edge that sends it (bot.edges.telegram.joining):
+# the group's name as HTML and the seat as people count them
 DEEP_LINK = {"group", "seat"}
 DEEP_LINK_FAMILIES = ("join.", "take.", "open.")
 

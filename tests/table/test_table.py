@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from bot.models import GameRecord
+from bot.data.saved import GameRecord
 from bot.table import (
     Answer,
     Moment,
@@ -39,7 +39,7 @@ from bot.table.commands import (
     TakeOver,
     Tick,
 )
-from bot.table.events import durable
+from bot.table.moments import durable
 from bot.table.tokens import TimerKind
 from engine.events import HandSettled, MatchWon, Played, TrickWon
 from engine.hand import Show
@@ -109,7 +109,7 @@ def started(seed: int = 7) -> tuple[Table, At]:
 
 def timer(table: Table, at: At) -> Outcome:
     """The table's one timer goes off when due, with the computers' decisions it asks
-    for made first, as the edge makes them (``bot.timers``): a turn's move, a show
+    for made first, as the edge makes them (``bot.edges.timers``): a turn's move, a show
     window's shows."""
     found = due(table, PACE, at.moment)
     assert found is not None

@@ -18,9 +18,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.data.store import _MIGRATIONS
 from bot.fake_telegram import FakeTelegram, SimUser
-from bot.fake_telegram.models import Chat
-from bot.store import _MIGRATIONS
+from bot.fake_telegram.objects import Chat
 from tests.e2e.harness import find, play_out, running_bot, seat_players
 
 HERE = Path(__file__).parent

@@ -1,6 +1,6 @@
 """Upgrades: the games saved by every earlier schema version load after migrating, and play on.
 
-Generic over ``bot.store._MIGRATIONS``: each version N has a database of real saved games
+Generic over ``bot.data.store._MIGRATIONS``: each version N has a database of real saved games
 written by that version's code (``v<N>.sql``, see ``saved_games``); the bot of today opens
 it, migrates it to the newest version, resumes every open game, and the people play on.
 """
@@ -9,8 +9,8 @@ import sqlite3
 
 import pytest
 
+from bot.data.store import _MIGRATIONS, Store
 from bot.fake_telegram import FakeTelegram
-from bot.store import _MIGRATIONS, Store
 from tests.e2e.harness import buttons, find, hand_message, play_out, running_bot, service
 from tests.upgrades.saved_games import PEOPLE, fixture_path, populate, restore
 

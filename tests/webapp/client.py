@@ -10,9 +10,9 @@ from typing import Any
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.webapp.auth import sign
-from bot.webapp.live import PING_SECONDS
-from bot.webapp.server import make_app
+from bot.edges.miniapp.auth import sign
+from bot.edges.miniapp.server import make_app
+from bot.edges.miniapp.streams import PING_SECONDS
 from tests.e2e.harness import find, seat_players, service
 
 

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
+from bot.edges.miniapp.auth import InitDataError, sign, validate
 from bot.fake_telegram import FakeTelegram
 from bot.i18n import t
-from bot.render.names import isolate
-from bot.webapp.auth import InitDataError, sign, validate
+from bot.views.names import isolate
 from engine.errors import IllegalAction
 from engine.hand import Play, Show
 from engine.tricks import followable
@@ -128,7 +128,7 @@ async def test_a_group_member_who_does_not_play_watches_the_public_view(tmp_path
                 isolate(n) for n in ("Ann", "Ben", "Cai", "Dee")
             ]
             # the direct link's signed start parameter names the game too
-            from bot import codec
+            from bot.views import codec
 
             link = session(client, app, watcher, start_param=codec.open_payload(game_id))
             status, body = await link.get(None)

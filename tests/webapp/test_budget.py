@@ -17,7 +17,7 @@ import aiohttp
 
 from bot.fake_telegram import FakeClock, FakeTelegram, RateLimits
 from bot.fake_telegram.html import parse_html
-from bot.render import hand as render_hand
+from bot.views import dm_hand as render_hand
 from engine.players import choose_bury, suggest
 from tests.e2e.harness import hand_message, running_bot, service
 from tests.e2e.test_budget import (
@@ -115,7 +115,7 @@ async def whole_hand(tmp_path, in_apps: bool) -> tuple[int, int, Counter]:
                 await play_in_the_apps(world, app, 1, sessions, rng)
             else:
                 feedback = await play_a_hand_at_a_human_pace(world, app, 1, people, rng)
-            while svc.outboxes.pending():
+            while svc.publisher.outboxes.pending():
                 await pause(world, 1.0)
             records = world.core.log[first:]
             hand = svc.games[1].match.hand
@@ -181,7 +181,7 @@ async def test_a_turn_reaches_an_app_player_who_is_away_and_the_dm_catches_up_wh
                 return hand.phase == "playing" and trick is not None and len(trick.plays) == 1
 
             await play_in_the_apps(world, app, 1, sessions, rng, stop=second_to_play)
-            while svc.outboxes.pending():
+            while svc.publisher.outboxes.pending():
                 await pause(world, 0.25)
             now = game.match.hand.turn
             away = (now + 1) % 4
@@ -193,7 +193,7 @@ async def test_a_turn_reaches_an_app_player_who_is_away_and_the_dm_catches_up_wh
             cards = list(suggest(game.match.hand.observation(now)))
             await s.act(1, "play", await s.view(1), cards=cards)
             assert game.match.hand.turn == away
-            while svc.outboxes.pending():
+            while svc.publisher.outboxes.pending():
                 await pause(world, 0.25)
             newest = world.transcript(people[away])[-1]
             assert newest.message_id != before  # a new message: it notifies

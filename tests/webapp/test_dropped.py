@@ -17,10 +17,10 @@ from urllib.parse import urlencode
 
 import pytest
 
+from bot.edges.miniapp import server
+from bot.edges.miniapp import streams as live_module
+from bot.edges.miniapp.streams import PRESENCE_SECONDS, SWEEP_SECONDS
 from bot.fake_telegram import FakeClock, FakeTelegram, RateLimits
-from bot.webapp import live as live_module
-from bot.webapp import server
-from bot.webapp.live import PRESENCE_SECONDS, SWEEP_SECONDS
 from tests.e2e.harness import running_bot, service
 from tests.e2e.test_budget import SharedTime, pause, start_a_table
 from tests.webapp.client import session, started_game, webapp
@@ -51,7 +51,7 @@ async def test_a_dropped_app_gives_its_player_their_turn_in_the_dm_within_second
             game = svc.games[1]
             sessions, streams, tasks = await open_apps(client, app, people, 1)
             await play_in_the_apps(world, app, 1, sessions, rng, stop=second_to_play)
-            while svc.outboxes.pending():
+            while svc.publisher.outboxes.pending():
                 await pause(world, 0.25)
             seat = game.match.hand.turn
             user = people[seat]

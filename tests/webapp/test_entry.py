@@ -7,11 +7,11 @@ import aiohttp
 import pytest
 from pydantic import ValidationError
 
-from bot import codec
-from bot.config import Settings
+from bot.edges.miniapp import server
 from bot.fake_telegram import FakeTelegram
 from bot.i18n import t
-from bot.webapp import server
+from bot.infra.config import Settings
+from bot.views import codec
 from tests.e2e.harness import buttons, hand_message, running_bot
 from tests.webapp.client import started_game
 from tests.webapp.test_api import people_at

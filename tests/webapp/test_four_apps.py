@@ -21,8 +21,8 @@ from typing import Any
 
 import aiohttp
 
+from bot.edges.miniapp.streams import PING_SECONDS
 from bot.fake_telegram import FakeClock, FakeTelegram, RateLimits
-from bot.webapp.live import PING_SECONDS
 from engine.players import choose_bury, suggest
 from tests.e2e.harness import running_bot, service
 from tests.e2e.test_budget import SharedTime, start_a_table, writes
@@ -200,7 +200,7 @@ async def four_apps_play(tmp_path: Any, hands: int) -> tuple[list[float], int, i
                         s = table.sessions[n % 4]
                         answer = await s.act(1, "next", await s.view(1))
                         assert not answer["alert"], answer
-                while svc.outboxes.pending():  # the last states reach every chat
+                while svc.publisher.outboxes.pending():  # the last states reach every chat
                     await table.pause(1.0)
             finally:
                 table.close()

@@ -11,12 +11,12 @@ import random
 from collections import Counter
 from typing import Any
 
+from bot.data.history import progression
+from bot.data.saved import GameRecord
 from bot.fake_telegram import FakeTelegram
-from bot.history import progression
-from bot.models import GameRecord
-from bot.projection import match_history, project
-from bot.render.cards import rank_label, suit_label
-from bot.webapp.view import history_view
+from bot.views.card_labels import rank_label, suit_label
+from bot.views.miniapp import history_view
+from bot.views.projection import match_history, project
 from engine.cards import points
 from engine.match import MatchState
 from engine.players import choose_bury, suggest

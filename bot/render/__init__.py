@@ -1,1 +1,0 @@
-"""Text and keyboards for the lobby, the group table, the DM hand and results. No game logic."""
