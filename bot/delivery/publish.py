@@ -177,7 +177,7 @@ class Publisher:
     def group_behind(self, game: Game) -> bool:
         """The group's table does not show the last trick won yet (its output is paced,
         or failing). False when unknown (after a restart) or when it is not shown."""
-        rec, match = game.rec, game.match
+        rec, match = game.table.rec, game.table.match
         if rec.group_gone or match is None:
             return False
         done = self.projections.of(game.table, None).tricks_done
@@ -196,13 +196,13 @@ class Publisher:
         """Every chat of the game shows its state as of now (as far as it needs), after
         ``events`` (what the change did); ``full``: the lobby too, whatever happened
         (at start-up, after a failure)."""
-        rec = game.rec
+        rec = game.table.rec
         for e in events:
             if isinstance(e, HandResent):
                 self.renew_dm(rec, e.seat)
         if full or not events or not all(isinstance(e, _PRIVATE) for e in events):
             self._group(game, events, full)
-        if game.match is not None and rec.status in ("running", "finished", "ended"):
+        if game.table.match is not None and rec.status in ("running", "finished", "ended"):
             for seat in range(4):
                 self._dm(game, seat)
         for e in events:
@@ -211,7 +211,7 @@ class Publisher:
 
     def _notice(self, game: Game, e: Event | Charted) -> None:
         """What a moment says besides the game's own messages."""
-        rec = game.rec
+        rec = game.table.rec
         group = self.outboxes.get(rec.chat_id)
         th = rec.thread_id
         if isinstance(e, TookOver):
@@ -262,7 +262,7 @@ class Publisher:
         return Content(text, markup)
 
     def _group(self, game: Game, events: Sequence[Event | Charted], full: bool) -> None:
-        rec, match = game.rec, game.match
+        rec, match = game.table.rec, game.table.match
         if rec.group_gone:  # the bot is not in the group: nothing can be shown there
             return
         box = self.outboxes.get(rec.chat_id)
@@ -289,7 +289,7 @@ class Publisher:
             box.put(key, content, family=family, thread_id=th, urgent=urgent, calm=live)
 
     def _dm(self, game: Game, seat: int) -> None:
-        rec, match = game.rec, game.match
+        rec, match = game.table.rec, game.table.match
         assert match is not None
         s = rec.seats[seat]
         if not s.human or s.dm_failed:
@@ -389,7 +389,7 @@ class Needs:
 def _needs(game: Game, seat: int, clock: Deadline | None) -> Needs:
     """What the reader of seat's DM needs to see changed; ``clock``: the deadline of
     whoever acts now."""
-    rec, match = game.rec, game.match
+    rec, match = game.table.rec, game.table.match
     assert match is not None
     hand, s = match.hand, rec.seats[seat]
     phase = hand.phase

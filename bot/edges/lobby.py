@@ -70,8 +70,8 @@ class Lobby:
         return opened
 
     def lobby_message_id(self, game: Game) -> int | None:
-        box = self.publisher.outboxes.get(game.rec.chat_id)
-        return box.message_id(slot_key(game.rec.id, "lobby"))
+        box = self.publisher.outboxes.get(game.table.rec.chat_id)
+        return box.message_id(slot_key(game.table.rec.id, "lobby"))
 
     async def join(
         self, game_id: int, seat: int, user_id: int, name: str, lang: str | None
@@ -86,7 +86,7 @@ class Lobby:
         """A lobby button. A computer seated is named here, in the group's words (the
         table picks none)."""
         if isinstance(command, AddComputer):
-            command = replace(command, name=t(game.rec.lang, "computer_name"))
+            command = replace(command, name=t(game.table.rec.lang, "computer_name"))
         return (await self.tables.change(game, command)).answer
 
     async def take_over(
@@ -101,7 +101,7 @@ class Lobby:
 
     def takeover_link(self, game: Game, seat: int) -> str | None:
         """The deep link that takes over ``seat`` now, or None if it is not free."""
-        if seat not in takeable(game.rec):
+        if seat not in takeable(game.table.rec):
             return None
-        payload = codec.take_payload(game.rec.id, seat)
+        payload = codec.take_payload(game.table.rec.id, seat)
         return codec.deep_link(self.publisher.bot_username, payload)

@@ -45,6 +45,8 @@ class Game:
     # live set, and nothing changes it
     detached: bool = False
 
+    # read-throughs for tests and tools; the bot's own code reads ``game.table`` (a
+    # property is a call: on a change's walk it would be a detour into this file)
     @property
     def rec(self) -> GameRecord:
         """The table's record (lobby, seats, settings), as the table keeps it."""

@@ -285,7 +285,7 @@ async def _reader(
     if game is None:
         raise web.HTTPNotFound(text="no such game")
     user = launch.user
-    rec = game.rec
+    rec = game.table.rec
     seat = rec.seat_of(user.id)
     if seat is None:  # a spectator: only a member Telegram vouches for sees the table
         try:

@@ -75,7 +75,7 @@ async def _route(update: Update, context: Context) -> Reply:
     if game is None:
         return reply_in(await chat_lang(context, update), Answer("stale"))
     user = query.from_user
-    group, presser = game.rec.lang, game.rec.user_lang(user.id, user.language_code)
+    group, presser = game.table.rec.lang, game.table.rec.user_lang(user.id, user.language_code)
     match button:
         case EndButton():  # closes the question; changes a game only while it runs
             return await end_press(update, context, game, button)
@@ -84,8 +84,8 @@ async def _route(update: Update, context: Context) -> Reply:
         case _ if game.detached:
             return reply_in(presser, Answer("stale"))
         case LobbyButton():
-            boss = button.kind == Kind.LEAVE or user.id == game.rec.creator_id
-            admin = not boss and await is_admin(context, game.rec.chat_id, user.id)
+            boss = button.kind == Kind.LEAVE or user.id == game.table.rec.creator_id
+            admin = not boss and await is_admin(context, game.table.rec.chat_id, user.id)
             answer = await parts.lobby.press(game, button.command(user.id, admin))
             return reply_in(group, answer)
         case _:

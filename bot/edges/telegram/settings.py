@@ -38,8 +38,12 @@ from engine.rules import RuleSet
 def running_rules(svc: GameService, chat_id: int) -> RuleSet | None:
     """The rules of the group's match in play, if any."""
     for game in svc.games.values():
-        if game.rec.chat_id == chat_id and game.rec.status == "running" and game.match:
-            return game.match.rules
+        if (
+            game.table.rec.chat_id == chat_id
+            and game.table.rec.status == "running"
+            and game.table.match
+        ):
+            return game.table.match.rules
     return None
 
 
@@ -60,7 +64,9 @@ def _screen(
 async def _may_change(context: Context, chat_id: int, user_id: int) -> bool:
     svc = service(context)
     creator = any(
-        g.rec.chat_id == chat_id and g.rec.status == "lobby" and g.rec.creator_id == user_id
+        g.table.rec.chat_id == chat_id
+        and g.table.rec.status == "lobby"
+        and g.table.rec.creator_id == user_id
         for g in svc.games.values()
     )
     return creator or await is_admin(context, chat_id, user_id)
