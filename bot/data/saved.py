@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from bot.i18n import normalize
 from engine.reasons import Reason
@@ -29,6 +29,24 @@ class Hinted(BaseModel):
     reason: Reason
 
 
+class SeatUI(BaseModel):
+    """What the seat's reader has on screen, apart from the rules' state: the table
+    keeps it (a restart shows the DM as it was) but no rule decides by it, except that
+    a tap plays at once only while nothing is selected (``bot.table.state.one_tap``)."""
+
+    # cards tapped in the DM keyboard, not yet submitted
+    selection: list[int] = Field(default_factory=list)
+    # the last Hint, shown with its reason while its cards are the selection
+    hint: Hinted | None = None
+    # the DM shows why the computers played as they did in this trick (its number)
+    why: int | None = None
+    # the DM shows the card counter (记牌器) line
+    tally: bool = False
+
+
+_UI = tuple(SeatUI.model_fields)
+
+
 class Seat(BaseModel):
     user_id: int | None = None
     name: str = ""
@@ -40,13 +58,17 @@ class Seat(BaseModel):
     away: bool = False
     # the player's DM failed (blocked / never started): the game waits for them
     dm_failed: bool = False
-    # cards tapped in the DM keyboard, not yet submitted
-    selection: list[int] = Field(default_factory=list)
-    hint: Hinted | None = None
-    # the DM shows why the computers played as they did in this trick (its number)
-    why: int | None = None
-    # the DM shows the card counter (记牌器) line
-    tally: bool = False
+    # what the seat's reader has on screen (not the rules' state)
+    ui: SeatUI = Field(default_factory=SeatUI)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _ui_of_a_flat_seat(cls, data: Any) -> Any:
+        """A seat saved before its screen's state had a name of its own kept it flat."""
+        if isinstance(data, dict) and "ui" not in data and any(k in data for k in _UI):
+            data = dict(data)
+            data["ui"] = {k: data.pop(k) for k in _UI if k in data}
+        return data
 
     @property
     def empty(self) -> bool:

@@ -178,10 +178,10 @@ class Publisher:
     def group_behind(self, game: Game) -> bool:
         """The group's table does not show the last trick won yet (its output is paced,
         or failing). False when unknown (after a restart) or when it is not shown."""
-        rec, match = game.rec, game.match
+        rec, match = game.table.rec, game.table.match
         if rec.group_gone or match is None:
             return False
-        done = self.projections.of(game, None).tricks_done
+        done = self.projections.of(game.table, None).tricks_done
         if not done:
             return False
         box = self.outboxes.get(rec.chat_id)
@@ -197,13 +197,13 @@ class Publisher:
         """Every chat of the game shows its state as of now (as far as it needs), after
         ``events`` (what the change did); ``full``: the lobby too, whatever happened
         (at start-up, after a failure)."""
-        rec = game.rec
+        rec = game.table.rec
         for e in events:
             if isinstance(e, HandResent):
                 self.renew_dm(rec, e.seat)
         if full or not events or not all(isinstance(e, _PRIVATE) for e in events):
             self._group(game, events, full)
-        if game.match is not None and rec.status in ("running", "finished", "ended"):
+        if game.table.match is not None and rec.status in ("running", "finished", "ended"):
             for seat in range(4):
                 self._dm(game, seat)
         for e in events:
@@ -212,7 +212,7 @@ class Publisher:
 
     def _notice(self, game: Game, e: Event | Charted) -> None:
         """What a moment says besides the game's own messages."""
-        rec = game.rec
+        rec = game.table.rec
         group = self.outboxes.get(rec.chat_id)
         th = rec.thread_id
         if isinstance(e, TookOver):
@@ -263,7 +263,7 @@ class Publisher:
         return Content(text, markup)
 
     def _group(self, game: Game, events: Sequence[Event | Charted], full: bool) -> None:
-        rec, match = game.rec, game.match
+        rec, match = game.table.rec, game.table.match
         if rec.group_gone:  # the bot is not in the group: nothing can be shown there
             return
         box = self.outboxes.get(rec.chat_id)
@@ -273,7 +273,7 @@ class Publisher:
             box.put(slot_key(rec.id, "lobby"), render_lobby(rec, user), thread_id=th)
         if match is None:
             return
-        shown = self.projections.of(game, None)
+        shown = self.projections.of(game.table, None)
         # a trick just won goes out at once
         urgent = any(isinstance(e, TrickWon) for e in events)
         if urgent:
@@ -291,7 +291,7 @@ class Publisher:
             box.put(slot.key, content, thread_id=th, urgent=urgent)
 
     def _dm(self, game: Game, seat: int) -> None:
-        rec, match = game.rec, game.match
+        rec, match = game.table.rec, game.table.match
         assert match is not None
         s = rec.seats[seat]
         if not s.human or s.dm_failed:
@@ -300,7 +300,7 @@ class Publisher:
         box = self.outboxes.get(s.user_id)
         key = self.dm_key(rec)
         hand = match.hand
-        clock = clock_of(game, self.settings)  # whoever acts now: theirs, or the window's
+        clock = clock_of(game.table, self.settings)  # whoever acts now: theirs, or the window's
         needs = _needs(game, seat, clock)
         last = self._dms.get((rec.id, seat))
         if last is not None and last.needs == needs and key in box.slots:
@@ -312,7 +312,7 @@ class Publisher:
         ):
             return  # their Mini App shows it all; the DM catches up when the app closes
         app_url = table_url(self.settings.webapp_url, rec.id)
-        projection = self.projections.of(game, seat)
+        projection = self.projections.of(game.table, seat)
         content, my_turn = render_hand.hand_message(rec, projection, app_url)
         if rec.status == "ended":  # the last word: no buttons any more
             ended = t(rec.seat_lang(seat), "dm.ended", group=shown(rec.chat_title or "?"))
@@ -342,7 +342,7 @@ class _TableLater:
 
     async def __call__(self, slot: Slot) -> Content | None:
         async with self.game.lock:
-            rec = self.game.rec
+            rec = self.game.table.rec
             if rec.group_gone:
                 return None
             content = render_table.table_message(
@@ -413,7 +413,7 @@ class Needs:
 def _needs(game: Game, seat: int, clock: Deadline | None) -> Needs:
     """What the reader of seat's DM needs to see changed; ``clock``: the deadline of
     whoever acts now."""
-    rec, match = game.rec, game.match
+    rec, match = game.table.rec, game.table.match
     assert match is not None
     hand, s = match.hand, rec.seats[seat]
     phase = hand.phase
@@ -427,7 +427,7 @@ def _needs(game: Game, seat: int, clock: Deadline | None) -> Needs:
         group_gone=rec.group_gone,
         lang=rec.seat_lang(seat),
         auto=s.auto,
-        selection=tuple(s.selection),
+        selection=tuple(s.ui.selection),
         hand_number=hand.hand_number,
         phase="play" if phase in ("burying", "playing") else phase,
         overturner=hand.turn if phase == "chaodi" else None,
@@ -441,14 +441,14 @@ def _needs(game: Game, seat: int, clock: Deadline | None) -> Needs:
         show_options=(tuple(map(tuple, match.observation(seat).show_options)) if dealing else None),
         can_pass=hand.can_pass(seat) if phase == "after_deal" else None,
         version=hand.version if mine else None,
-        warned=game.warned if mine else None,
+        warned=game.table.warned if mine else None,
         clock=clock if clock is None or clock.window or mine else None,
         failed_throws=sum(
             1 for tr in hand.tricks if tr.plays and tr.plays[0].attempted is not None
         ),
-        hint=None if s.hint is None else (s.hint.hand, s.hint.version),
-        why=s.why,
+        hint=None if s.ui.hint is None else (s.ui.hint.hand, s.ui.hint.version),
+        why=s.ui.why,
         away=s.away,
         autos=tuple(i for i, other in enumerate(rec.seats) if other.human and other.auto),
-        tally=s.tally,
+        tally=s.ui.tally,
     )

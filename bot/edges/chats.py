@@ -15,6 +15,7 @@ from bot.data.saved import ChatSettings
 from bot.data.store import Store
 from bot.delivery.outbox import Outboxes
 from bot.service.live import Game, Tables
+from bot.table import Answer
 from bot.table.commands import (
     ApplySettings,
     DmBack,
@@ -43,7 +44,7 @@ class ChatLifecycle:
         """Save a group's settings; they reach its open games: the language at once
         (lobby and running match), the rules only lobbies that have not started."""
         await self.store.save_chat_settings(chat)
-        for game in [g for g in self.games.values() if g.rec.chat_id == chat.chat_id]:
+        for game in [g for g in self.games.values() if g.table.rec.chat_id == chat.chat_id]:
             await self.tables.change(game, ApplySettings(chat))
 
     # ------------------------------------------------------------------ /endgame
@@ -52,11 +53,12 @@ class ChatLifecycle:
         return bool((await self.tables.change(game, End(by))).events)
 
     # ------------------------------------------------------------------ DMs
-    async def open_dm(self, game_id: int, user_id: int) -> str:
-        """/start g<game>: the player (re)opened the DM; resume if the game waited for them."""
+    async def open_dm(self, game_id: int, user_id: int) -> Answer:
+        """/start g<game>: the player (re)opened the DM; resume if the game waited for
+        them. What they are told."""
         game = await self.tables.get(game_id)
-        if game is None or game.rec.seat_of(user_id) is None:
-            return "open.not_seated"
+        if game is None or game.table.rec.seat_of(user_id) is None:
+            return Answer("open.not_seated")
         return (await self.tables.change(game, DmBack(user_id))).said
 
     async def dm_started(self, user_id: int) -> list[Game]:
@@ -65,7 +67,7 @@ class ChatLifecycle:
         games = [
             g
             for g in list(self.games.values())
-            if g.rec.status == "running" and g.rec.seat_of(user_id) is not None
+            if g.table.rec.status == "running" and g.table.rec.seat_of(user_id) is not None
         ]
         for game in games:
             await self.tables.change(game, DmBack(user_id))
@@ -77,7 +79,7 @@ class ChatLifecycle:
         if chat_id < 0:
             await self.bot_removed(chat_id)
             return
-        seated = [g for g in self.games.values() if g.rec.seat_of(chat_id) is not None]
+        seated = [g for g in self.games.values() if g.table.rec.seat_of(chat_id) is not None]
         for game in seated:
             await self.tables.change(game, DmLost(chat_id))
 
@@ -93,7 +95,7 @@ class ChatLifecycle:
         """The group was upgraded to a supergroup: its games, lobby and settings move to
         the new chat id (store and memory) and the table is posted there anew. Idempotent:
         both service messages and a ChatMigrated error may announce the same move."""
-        games = [g for g in self.games.values() if g.rec.chat_id == old]
+        games = [g for g in self.games.values() if g.table.rec.chat_id == old]
         await self.store.migrate_chat(old, new)
         self.outboxes.drop(old)
         for game in games:
@@ -109,11 +111,16 @@ class ChatLifecycle:
         for game in await self.tables.games_in(chat_id):
             out = await self.tables.change(game, LeaveGroup())
             if out.events:
-                log.info("bot removed from %s: game %s %s", chat_id, game.rec.id, game.rec.status)
+                log.info(
+                    "bot removed from %s: game %s %s",
+                    chat_id,
+                    game.table.rec.id,
+                    game.table.rec.status,
+                )
 
     async def bot_added(self, chat_id: int) -> None:
         """The bot is (back) in the group: paused games resume with the table posted anew."""
-        games = [g for g in await self.tables.games_in(chat_id) if g.rec.group_gone]
+        games = [g for g in await self.tables.games_in(chat_id) if g.table.rec.group_gone]
         if games:
             self.outboxes.drop(chat_id)  # a fresh outbox: old message ids may be gone
             await self.store.forget_shown(chat_id)

@@ -8,15 +8,17 @@ commands for the change path (``Tables.change``), with what the person is told.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from bot.data import options
 from bot.data.saved import ChatSettings, GameRecord
 from bot.data.store import Store
 from bot.delivery.publish import Publisher
 from bot.edges.processor import KeyedLocks
+from bot.i18n import t
 from bot.service.live import Game, Tables
 from bot.table import Answer, takeable
-from bot.table.commands import Join, LobbyCommand, TakeOver
+from bot.table.commands import AddComputer, Join, LobbyCommand, TakeOver
 from bot.views import codec
 from bot.views.messages import Clock, slot_key
 
@@ -68,33 +70,38 @@ class Lobby:
         return opened
 
     def lobby_message_id(self, game: Game) -> int | None:
-        box = self.publisher.outboxes.get(game.rec.chat_id)
-        return box.message_id(slot_key(game.rec.id, "lobby"))
+        box = self.publisher.outboxes.get(game.table.rec.chat_id)
+        return box.message_id(slot_key(game.table.rec.id, "lobby"))
 
-    async def join(self, game_id: int, seat: int, user_id: int, name: str, lang: str | None) -> str:
-        """Seat a player who came through the deep link. Returns an i18n key."""
+    async def join(
+        self, game_id: int, seat: int, user_id: int, name: str, lang: str | None
+    ) -> Answer:
+        """Seat a player who came through the deep link: what they are told."""
         game = await self.tables.get(game_id)
         if game is None:
-            return "join.no_game"
+            return Answer("join.no_game")
         return (await self.tables.change(game, Join(seat, user_id, name, lang))).said
 
     async def press(self, game: Game, command: LobbyCommand) -> Answer:
-        """A lobby button."""
+        """A lobby button. A computer seated is named here, in the group's words (the
+        table picks none)."""
+        if isinstance(command, AddComputer):
+            command = replace(command, name=t(game.table.rec.lang, "computer_name"))
         return (await self.tables.change(game, command)).answer
 
     async def take_over(
         self, game_id: int, seat: int, user_id: int, name: str, lang: str | None
-    ) -> str:
+    ) -> Answer:
         """/start t<game>_<seat>: a group member takes the seat of a player who is on
-        托管 or unreachable; they get the current hand at once. Returns an i18n key."""
+        托管 or unreachable; they get the current hand at once. What they are told."""
         game = await self.tables.get(game_id)
         if game is None:
-            return "join.no_game"
+            return Answer("join.no_game")
         return (await self.tables.change(game, TakeOver(seat, user_id, name, lang))).said
 
     def takeover_link(self, game: Game, seat: int) -> str | None:
         """The deep link that takes over ``seat`` now, or None if it is not free."""
-        if seat not in takeable(game.rec):
+        if seat not in takeable(game.table.rec):
             return None
-        payload = codec.take_payload(game.rec.id, seat)
+        payload = codec.take_payload(game.table.rec.id, seat)
         return codec.deep_link(self.publisher.bot_username, payload)

@@ -242,7 +242,7 @@ class _ServiceCollector(Collector):
             labels=["chat_type"],
         )
         games = service.games.values() if service is not None else ()
-        running.add_metric([], sum(g.rec.status == "running" for g in games))
+        running.add_metric([], sum(g.table.rec.status == "running" for g in games))
         per_chat = data.outboxes.backlog() if service is not None else {}
         for chat_type, chats in (
             ("group", [n for c, n in per_chat.items() if c < 0]),

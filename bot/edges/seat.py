@@ -17,7 +17,6 @@ from dataclasses import replace
 
 from bot.delivery.publish import Publisher
 from bot.edges.computer import Computers
-from bot.i18n import t
 from bot.service.live import Game, StepFailed, Tables
 from bot.table import Answer
 from bot.table.commands import Hint, SeatCommand, Suggestion
@@ -46,13 +45,13 @@ class HandInput:
         """A button of a DM hand (``dm_message``: the pressed message's id), the same
         in the Mini App, or the group's next-hand button."""
         user_id = command.user_id
-        if self.publisher.pressed(user_id, game.rec, dm_message):
+        if self.publisher.pressed(user_id, game.table.rec, dm_message):
             command = replace(command, old_message=True)
         if isinstance(command, Hint) and (seat := self._to_suggest(game, command)) is not None:
-            match = game.match
+            match = game.table.match
             assert match is not None
             if (
-                self.computers.searches(game.rec.computer_strength)
+                self.computers.searches(game.table.rec.computer_strength)
                 and match.hand.phase == "playing"
             ):
                 return self._hint_later(game, command, seat)
@@ -64,7 +63,7 @@ class HandInput:
         """The seat whose Hint is decided here, before the change, by the computers'
         decider (as a computer's move is: the table decides nothing), or None: the table
         refuses the Hint at once, with its own words."""
-        rec, match = game.rec, game.match
+        rec, match = game.table.rec, game.table.match
         seat = rec.seat_of(hint.user_id)
         if rec.status != "running" or match is None or seat is None or rec.paused:
             return None
@@ -77,7 +76,7 @@ class HandInput:
 
     async def _suggested(self, game: Game, hint: Hint, seat: int) -> Hint:
         """The Hint with the decider's suggestion for the hand as it is now."""
-        rec, match = game.rec, game.match
+        rec, match = game.table.rec, game.table.match
         assert match is not None
         hand = match.hand
         version = hand.version
@@ -92,13 +91,18 @@ class HandInput:
         selected by a change of its own, taken only if the hand is still where it was
         (else it is dropped: the moment it was for has passed). A second Hint at the same
         moment while one is thinking starts nothing more."""
-        hand = game.match.hand if game.match is not None else None
-        key = (game.rec.id, seat, hand.hand_number if hand else 0, hand.version if hand else 0)
+        hand = game.table.match.hand if game.table.match is not None else None
+        key = (
+            game.table.rec.id,
+            seat,
+            hand.hand_number if hand else 0,
+            hand.version if hand else 0,
+        )
         if key not in self.hinting:
             task = asyncio.create_task(self._search_hint(game, hint, seat))
             self.hinting[key] = task
             task.add_done_callback(lambda _: self.hinting.pop(key, None))
-        return Answer(t(game.rec.seat_lang(seat), "hint.thinking"))
+        return Answer("hint.thinking")
 
     async def _search_hint(self, game: Game, hint: Hint, seat: int) -> None:
         try:
@@ -106,7 +110,7 @@ class HandInput:
         except StepFailed:
             pass  # logged once with the game's id; the game is as it was saved
         except Exception:  # the press was answered; the DM simply shows no suggestion
-            log.exception("game %s: a searched hint failed", game.rec.id)
+            log.exception("game %s: a searched hint failed", game.table.rec.id)
 
     async def close(self) -> None:
         """At shutdown: hints still thinking are dropped (a suggestion is no game state)."""

@@ -86,7 +86,7 @@ class Deadlines:
         off, it changes the game through ``tables``. A timer already armed for the same
         moment is left alone (tapping cards does not restart a turn's clock), unless
         ``again`` (arming it may have failed half-way)."""
-        game_id = game.rec.id
+        game_id = game.table.rec.id
         if due is not None and self._armed.get(game_id) == due[0] and not again:
             return
         if due is None:  # (a new timer replaces the pending one: ``Schedule.arm``)
@@ -158,12 +158,12 @@ class Deadlines:
         are never held: four people pressing faster than the group's pacing are caught
         up by the next table, which repeats in full the tricks the group missed."""
         hand_no, version, kind = token
-        match = game.match
-        if kind != TimerKind.ROBOT or match is None or game.rec.paused:
+        match = game.table.match
+        if kind != TimerKind.ROBOT or match is None or game.table.rec.paused:
             return False
         if (match.hand.hand_number, match.hand.version) != (hand_no, version):
             return False  # the game moved on: the move is dropped as usual
-        won_at = self.group.trick_won_at(game.rec.id)
+        won_at = self.group.trick_won_at(game.table.rec.id)
         limit = HOLD_LIMIT_INTERVALS * self.settings.group_interval_seconds
         if won_at is None or self.clock.now() >= won_at + limit:
             return False
@@ -175,16 +175,16 @@ class Deadlines:
         worker process meanwhile: the game's presses are not held up): a turn's move, or
         the shows of a deal batch or the after-deal window. The table applies them only
         if the game is still where it was."""
-        strength = game.rec.computer_strength
+        strength = game.table.rec.computer_strength
         if token.kind in SHOW_WINDOWS:
-            asked = table.showing(game, token, self.settings)
+            asked = table.showing(game.table, token, self.settings)
             shows = await asyncio.gather(
                 *(self.computers.act(strength, obs, rng) for obs, rng in asked)
             )
             return Tick(
                 token, shows={obs.seat: a for (obs, _), a in zip(asked, shows, strict=True)}
             )
-        deciding = table.deciding(game, token)
+        deciding = table.deciding(game.table, token)
         if deciding is None:
             return Tick(token)
         obs, rng = deciding

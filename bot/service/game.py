@@ -129,36 +129,39 @@ class GameService:
         the change stands: a failing publish or timer is repaired (the game shown and
         armed again, as saved) and the outcome returned."""
         async with game.lock:
-            window = game.window_deadline
+            window = game.table.window_deadline
             try:
-                out = table.apply(game, command, self.settings, self.moment())
+                out = table.apply(game.table, command, self.settings, self.moment())
                 shown: list[Event | history.Charted] = list(out.events)
                 if out.events:
                     shown += await self._hand_over(game, out.events)
                     await self.save(game, wait=durable(out.events))
             except Exception as e:
                 self._failed(game, "changing it", window)
-                raise StepFailed(game.rec.id) from e
+                raise StepFailed(game.table.rec.id) from e
             try:
                 if shown:
                     self.publisher.publish(game, shown)
                 self._arm(game)
             except Exception:
-                self._failed(game, "showing it or arming its timer", game.window_deadline)
-            if game.rec.status not in RUNNING_STATES and game.rec.id not in self._retiring:
+                self._failed(game, "showing it or arming its timer", game.table.window_deadline)
+            if (
+                game.table.rec.status not in RUNNING_STATES
+                and game.table.rec.id not in self._retiring
+            ):
                 task = asyncio.get_running_loop().create_task(self._retire(game))
-                self._retiring[game.rec.id] = task
+                self._retiring[game.table.rec.id] = task
             return out
 
     def _arm(self, game: Game, again: bool = False) -> None:
-        due = table.due(game, self.settings, self.moment())
+        due = table.due(game.table, self.settings, self.moment())
         self.deadlines.arm(self, game, due, again=again)
 
     async def _retire(self, game: Game) -> None:
         """An ended game leaves memory once its last messages are delivered: the game,
         what was published of it, its messages' slots (and their saved ids: nothing
         edits them again) and the outboxes its chats no longer need."""
-        rec = game.rec
+        rec = game.table.rec
         chats = [rec.chat_id, *(s.user_id for s in rec.seats if s.user_id is not None)]
         try:  # (a migrated group's old id has no outbox any more: nothing to wait for)
             await self.publisher.delivered(chats)
@@ -184,16 +187,18 @@ class GameService:
         fault = database_fault(sys.exc_info()[1])  # a full disk: one line, no traceback
         log.error(
             "game %s: %s failed%s; the game is as it was last saved",
-            game.rec.id,
+            game.table.rec.id,
             doing,
             f" ({fault})" if fault else "",
             exc_info=fault is None,
         )
-        game.rec = GameRecord.restore(game.saved, game.saved_match)
-        rec = game.rec
-        game.match = MatchState.model_validate_json(rec.match_json) if rec.match_json else None
-        game.window_deadline = window
-        table.restarted(game, self.settings, self.moment())
+        game.table.rec = GameRecord.restore(game.saved, game.saved_match)
+        rec = game.table.rec
+        game.table.match = (
+            MatchState.model_validate_json(rec.match_json) if rec.match_json else None
+        )
+        game.table.window_deadline = window
+        table.restarted(game.table, self.settings, self.moment())
         try:
             self.publisher.publish(game, full=True)
             self._arm(game, again=True)
@@ -203,7 +208,7 @@ class GameService:
     async def _hand_over(self, game: Game, events: list[Event]) -> list[history.Charted]:
         """A finished hand (and match) is kept in the history, committed with the
         game's save; a match that just ended shows its level chart."""
-        rec, match = game.rec, game.match
+        rec, match = game.table.rec, game.table.match
         if match is None or not any(isinstance(e, HandSettled) for e in events):
             return []
         ended = await history.hand_over(self.store, rec, match, self.wall())
@@ -212,7 +217,7 @@ class GameService:
     async def save(self, game: Game, wait: bool = True) -> None:
         """Write the game; ``wait`` for the disk unless only a selection changed (it
         is committed with the next commit, in order)."""
-        match = game.match
+        match = game.table.match
         changed = False
         if match is not None:
             # a selection or a setting changes only the record: the match's JSON (most of
@@ -222,17 +227,17 @@ class GameService:
             moved = (hand.hand_number, hand.version, len(match.results), match.winner)
             if (
                 dumped is None
-                or dumped[0] is not game.rec
+                or dumped[0] is not game.table.rec
                 or dumped[1] is not match
                 or dumped[2] is not hand
                 or dumped[3:] != (*moved, match.ended_by_time)
             ):
-                game.rec.match_json = match.model_dump_json()
-                game.dumped = (game.rec, match, hand, *moved, match.ended_by_time)
+                game.table.rec.match_json = match.model_dump_json()
+                game.dumped = (game.table.rec, match, hand, *moved, match.ended_by_time)
                 changed = True
-        game.saved = await self.store.save_game(game.rec, wait=wait, match=changed)
+        game.saved = await self.store.save_game(game.table.rec, wait=wait, match=changed)
         if changed:
-            game.saved_match = game.rec.match_json
+            game.saved_match = game.table.rec.match_json
 
     # ------------------------------------------------------------------ loading
     async def get(self, game_id: int) -> Game | None:
@@ -262,21 +267,26 @@ class GameService:
         if rec.status in RUNNING_STATES:
             return await self.get(game_id)
         match = MatchState.model_validate_json(rec.match_json) if rec.match_json else None
-        return Game(rec, match, saved=rec.record_json(), saved_match=rec.match_json, detached=True)
+        return Game(
+            table.Table(rec, match),
+            saved=rec.record_json(),
+            saved_match=rec.match_json,
+            detached=True,
+        )
 
     def _adopt(self, rec: GameRecord) -> Game:
         """The game of a record read from the store, kept in memory (an ended one, read
         again for a press on an old message, leaves again after that change)."""
         match = MatchState.model_validate_json(rec.match_json) if rec.match_json else None
-        game = Game(rec, match, saved=rec.record_json(), saved_match=rec.match_json)
+        game = Game(table.Table(rec, match), saved=rec.record_json(), saved_match=rec.match_json)
         self.games[rec.id] = game
-        table.restarted(game, self.settings, self.moment())
+        table.restarted(game.table, self.settings, self.moment())
         return game
 
     async def create(self, rec: GameRecord) -> Game:
         """A new lobby: saved (once), shown and armed."""
         rec = await self.store.create_game(rec)
-        game = self.games[rec.id] = Game(rec, saved=rec.record_json())
+        game = self.games[rec.id] = Game(table.Table(rec), saved=rec.record_json())
         async with game.lock:
             self.publisher.publish(game, table.opened().events)
             self._arm(game)

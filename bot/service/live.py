@@ -11,6 +11,7 @@ from typing import Protocol
 from bot.data.saved import GameRecord
 from bot.table import Outcome, Table
 from bot.table.commands import Command
+from engine.match import MatchState
 
 __all__ = ["Game", "StepFailed", "Tables"]
 
@@ -25,7 +26,12 @@ class StepFailed(Exception):
 
 
 @dataclass
-class Game(Table):
+class Game:
+    """A game the bot holds: its ``table`` (the rules' and the seats' state, which only
+    ``bot.table.apply`` changes), the lock every change takes, and the saved state a
+    failed change returns it to."""
+
+    table: Table
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # the record as last saved (or loaded), without its match, and the match's JSON as
     # last saved: what a failed change returns the game to (``GameRecord.restore``)
@@ -38,6 +44,18 @@ class Game(Table):
     # an ended game read from the store for a reader (``GameService.read``): not in the
     # live set, and nothing changes it
     detached: bool = False
+
+    # read-throughs for tests and tools; the bot's own code reads ``game.table`` (a
+    # property is a call: on a change's walk it would be a detour into this file)
+    @property
+    def rec(self) -> GameRecord:
+        """The table's record (lobby, seats, settings), as the table keeps it."""
+        return self.table.rec
+
+    @property
+    def match(self) -> MatchState | None:
+        """The table's match, if it started."""
+        return self.table.match
 
 
 class Tables(Protocol):

@@ -44,7 +44,10 @@ class Leave(InLobby):
 
 @dataclass(frozen=True, slots=True)
 class AddComputer(InLobby):
-    """A computer takes the first empty seat."""
+    """A computer takes the first empty seat, named ``name`` (words the edge picks:
+    ``bot.edges.lobby.Lobby.press`` names it in the group's language)."""
+
+    name: str = ""
 
 
 @dataclass(frozen=True, slots=True)

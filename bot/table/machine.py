@@ -42,7 +42,7 @@ from bot.table.commands import (
     Why,
 )
 from bot.table.moments import Opened, Selected
-from bot.table.state import Moment, Outcome, Pace, Step, Table
+from bot.table.state import Answer, Moment, Outcome, Pace, Step, Table
 
 # each change of a table gets a new stamp (what a projection was built from: ``bot.views``)
 _STAMPS = itertools.count(1)
@@ -77,7 +77,7 @@ def apply(table: Table, command: Command, pace: Pace, at: Moment) -> Outcome:
             out.said = seats.take_over(table, command, step)
         case DmBack():
             seats.dm_back(table, command.user_id, step)
-            out.said = "join.back"
+            out.said = Answer("join.back")
         case DmLost():
             seats.dm_lost(table, command, step)
         case End():

@@ -8,7 +8,6 @@ from typing import assert_never
 
 from bot.data import options
 from bot.data.saved import Seat
-from bot.i18n import t
 from bot.table.commands import (
     AddComputer,
     ApplySettings,
@@ -43,49 +42,48 @@ from bot.table.state import Answer, Step, Table, takeable
 from engine.match import MatchState
 
 
-def join(table: Table, cmd: Join, step: Step) -> str:
-    """Returns an i18n key: what the person is told."""
+def join(table: Table, cmd: Join, step: Step) -> Answer:
+    """What the person is told (the edge adds the group's name and the seat's number)."""
     rec, seat = table.rec, cmd.seat
     if rec.status != "lobby":
         if rec.seat_of(cmd.user_id) is not None and rec.status == "running":
             dm_back(table, cmd.user_id, step)
-            return "join.back"
-        return "join.closed"
+            return Answer("join.back")
+        return Answer("join.closed", {"status": rec.status})
     current = rec.seat_of(cmd.user_id)
     if current == seat:
-        return "join.already"
+        return Answer("join.already")
     if not rec.seats[seat].empty:
-        return "join.taken"
+        return Answer("join.taken")
     if current is not None:
         rec.seats[current] = Seat()
         step.events.append(Left(current))
     rec.seats[seat] = Seat(user_id=cmd.user_id, name=cmd.name, lang=cmd.lang)
     step.events.append(Seated(seat))
-    return "join.ok"
+    return Answer("join.ok")
 
 
 def lobby(table: Table, cmd: LobbyCommand, step: Step) -> Answer:
     """A lobby's button: anyone seated may leave; the rest is the creator's or an
     admin's."""
     rec, user_id, out = table.rec, cmd.user_id, step.events
-    lang = rec.lang  # the lobby is in the group: its language
     if rec.status != "lobby":
-        return Answer(t(lang, "stale"))
+        return Answer("stale", {"status": rec.status})
     if isinstance(cmd, Leave):
         seat = rec.seat_of(user_id)
         if seat is None:
-            return Answer(t(lang, "lobby.not_seated"))
+            return Answer("lobby.not_seated")
         rec.seats[seat] = Seat()
         out.append(Left(seat))
-        return Answer(t(lang, "lobby.left"))
+        return Answer("lobby.left")
     if not (cmd.admin or user_id == rec.creator_id):
-        return Answer(t(lang, "lobby.only_creator"), alert=True)
+        return Answer("lobby.only_creator", alert=True)
     match cmd:
         case AddComputer():
             empty = next((i for i, s in enumerate(rec.seats) if s.empty), None)
             if empty is None:
-                return Answer(t(lang, "lobby.no_empty"))
-            rec.seats[empty] = Seat(computer=True, name=t(lang, "computer_name"))
+                return Answer("lobby.no_empty")
+            rec.seats[empty] = Seat(computer=True, name=cmd.name)
             out.append(ComputerSeated(empty))
             return Answer()
         case RemoveComputer():
@@ -97,7 +95,7 @@ def lobby(table: Table, cmd: LobbyCommand, step: Step) -> Answer:
         case Cancel():
             rec.status = "cancelled"
             out.append(Closed("cancelled"))
-            return Answer(t(lang, "lobby.cancelled"))
+            return Answer("lobby.cancelled")
         case Start():
             return _start(table, step)
         case _:
@@ -106,38 +104,39 @@ def lobby(table: Table, cmd: LobbyCommand, step: Step) -> Answer:
 
 def _start(table: Table, step: Step) -> Answer:
     rec = table.rec
-    lang = rec.lang
     if not rec.full:
-        return Answer(t(lang, "lobby.need_four"), alert=True)
+        seated = sum(1 for s in rec.seats if not s.empty)
+        return Answer("lobby.need_four", {"seated": seated}, alert=True)
     if not any(s.human for s in rec.seats):
-        return Answer(t(lang, "lobby.need_human"), alert=True)
+        return Answer("lobby.need_human", alert=True)
     table.match = MatchState.new(options.game_rules(rec), rec.seed)
     rec.status = "running"
     rec.hand_no = table.match.hand_number
     rec.started_at = step.at.wall
     step.events.append(Started())
-    return Answer(t(lang, "lobby.started"))
+    return Answer("lobby.started")
 
 
-def take_over(table: Table, cmd: TakeOver, step: Step) -> str:
-    """Returns an i18n key: what the person is told. The newcomer gets the current
-    hand at once; the player who left keeps a last word in their DM."""
+def take_over(table: Table, cmd: TakeOver, step: Step) -> Answer:
+    """What the person is told (the edge adds the group's name and the seat's number).
+    The newcomer gets the current hand at once; the player who left keeps a last word
+    in their DM."""
     rec, seat = table.rec, cmd.seat
     if rec.status != "running":
-        return "join.closed"
+        return Answer("join.closed", {"status": rec.status})
     mine = rec.seat_of(cmd.user_id)
     if mine == seat:
         dm_back(table, cmd.user_id, step)
-        return "join.back"
+        return Answer("join.back")
     if mine is not None:
-        return "take.seated"
+        return Answer("take.seated")
     if seat not in takeable(rec):
-        return "take.not_free"
+        return Answer("take.not_free")
     old = rec.seats[seat]
     rec.seats[seat] = new = Seat(user_id=cmd.user_id, name=cmd.name, lang=cmd.lang)
     step.events += [TookOver(seat, old, new.model_copy()), HandResent(seat)]
     _resume_if_all_back(table, step)
-    return "take.ok"
+    return Answer("take.ok")
 
 
 def dm_back(table: Table, user_id: int, step: Step) -> None:

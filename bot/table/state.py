@@ -4,7 +4,7 @@ engine's one door for the bot (:meth:`Table.act`), for people and timers alike."
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
@@ -41,22 +41,31 @@ class Pace(Protocol):
     def computer_delay_seconds(self) -> float: ...
 
 
-@dataclass(slots=True)
-class Answer:
-    """What a press is answered with (``answerCallbackQuery``)."""
+# a fact an answer carries: plain data (numbers, card ids, seat numbers, codes), never
+# a word; a code that needs words (an engine's reason, a phase) is turned into them by
+# the edge that translates
+Fact = int | float | str | bool | None | tuple["Fact", ...]
 
-    text: str = ""
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What the person is told, in facts: a catalog ``key`` ("": nothing to say) and the
+    ``facts`` its text may quote, ``alert`` to show it as an alert. The table picks no
+    words: the edge says it in the reader's language (``bot.views.answers.words``)."""
+
+    key: str = ""
+    facts: Mapping[str, Fact] = field(default_factory=dict)
     alert: bool = False
 
 
 @dataclass(slots=True)
 class Outcome:
     """What a command did: its ``events`` (none: nothing changed), and what the person
-    is told: ``answer`` for a button, ``said`` (an i18n key) for a deep link."""
+    is told: ``answer`` for a button, ``said`` for a deep link."""
 
     events: list[Event] = field(default_factory=list)
     answer: Answer = field(default_factory=Answer)
-    said: str = ""
+    said: Answer = field(default_factory=Answer)
 
 
 @dataclass(slots=True)
@@ -109,7 +118,7 @@ class Table:
         step.events += match.start_next_hand()
         rec.hand_no = match.hand_number
         for s in rec.seats:
-            s.selection = []
+            s.ui.selection = []
         self.after_engine(step)
 
 

@@ -200,14 +200,14 @@ def _tick(table: Table, cmd: Tick, step: Step) -> None:
         if kind == TimerKind.TIMEOUT and hand.phase == "chaodi":
             # 炒底 is optional: a window left to run out is a pass, as the after-deal
             # window's is, never 托管
-            s.selection = []
+            s.ui.selection = []
             _try(match, Pass(seat=turn), out)
             table.after_engine(step)
             return
         if kind == TimerKind.TIMEOUT and not s.auto:
             s.auto = True  # 托管 until the player acts again
             out.append(AutoOn(turn))
-        s.selection = []
+        s.ui.selection = []
         assert cmd.thought is not None
         if not _try(match, cmd.thought, out) and s.auto:
             s.auto = s.away = False  # leave the turn to the player; re-armed

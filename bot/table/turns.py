@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import assert_never
 
 from bot.data.saved import Hinted
-from bot.i18n import t
 from bot.table.commands import (
     Away,
     Back,
@@ -32,19 +31,17 @@ from engine.errors import IllegalAction
 
 def press(table: Table, cmd: SeatCommand, step: Step) -> Answer:
     rec, match = table.rec, table.match
-    user_id = cmd.user_id
-    lang = rec.user_lang(user_id, cmd.code)
     if rec.status != "running" or match is None:
-        return Answer(t(lang, "stale"))
-    seat = rec.seat_of(user_id)
+        return Answer("stale")
+    seat = rec.seat_of(cmd.user_id)
     if seat is None:
-        return Answer(t(lang, "not_your_game"), alert=True)
+        return Answer("not_your_game", alert=True)
     if cmd.hand != match.hand.hand_number:
-        return Answer(t(lang, "stale"))
+        return Answer("stale", {"hand": cmd.hand, "current": match.hand.hand_number})
     if cmd.old_message:  # an older hand message of this DM
-        return Answer(t(lang, "dm.old_message"), alert=True)
+        return Answer("dm.old_message", alert=True)
     if rec.paused and not isinstance(cmd, Back):
-        return Answer(t(lang, "paused.group" if rec.group_gone else "paused"), alert=True)
+        return Answer("paused.group" if rec.group_gone else "paused", alert=True)
     s = rec.seats[seat]
     if not isinstance(cmd, Select | NextHand | Why | Tally | Away) and s.auto:
         # the player is back: 托管 ends for good (saved), the computer's move for
@@ -67,15 +64,15 @@ def press(table: Table, cmd: SeatCommand, step: Step) -> Answer:
         case Why():
             return _why(table, seat, step)
         case Tally():
-            s.tally = not s.tally
+            s.ui.tally = not s.ui.tally
             step.events.append(Selected(seat))
             return Answer()
         case Clear():
-            s.selection = []
+            s.ui.selection = []
             step.events.append(Selected(seat))
             return Answer()
         case Back():
-            return Answer(t(rec.seat_lang(seat), "auto.off"))  # 托管 ended above
+            return Answer("auto.off")  # 托管 ended above
         case Away():
             return _away(table, seat, step)
         case NextHand():
@@ -88,20 +85,19 @@ def _away(table: Table, seat: int, step: Step) -> Answer:
     """托管 by choice: as after a time-out (RULES.md 13), the computer plays the seat's
     turns from now on (the timers see a robot's seat) until any press but a view's."""
     s = table.rec.seats[seat]
-    lang = table.rec.seat_lang(seat)
     if s.auto:
-        return Answer(t(lang, "auto.already"))
+        return Answer("auto.already")
     s.auto = s.away = True
-    s.selection = []
+    s.ui.selection = []
     step.events.append(AutoOn(seat))
-    return Answer(t(lang, "auto.away"))
+    return Answer("auto.away")
 
 
 def _next_hand(table: Table, seat: int, step: Step) -> Answer:
     match = table.match
     assert match is not None
     if match.hand.phase != "done" or match.finished:
-        return Answer(t(table.rec.seat_lang(seat), "stale"))
+        return Answer("stale", {"phase": match.hand.phase})
     table.next_hand(step)
     return Answer()
 
@@ -112,14 +108,14 @@ def _select(table: Table, seat: int, cmd: Select, step: Step) -> Answer:
     hand, card, copy = match.hand, cmd.card, cmd.copy
     s = rec.seats[seat]
     if not 0 <= copy < hand.hands[seat].count(card):
-        return Answer(t(rec.seat_lang(seat), "stale"))
+        return Answer("stale", {"card": card, "copy": copy})
     # a tap on an older keyboard only selects
-    if cmd.version == hand.version and one_tap(hand, seat, s.selection):
+    if cmd.version == hand.version and one_tap(hand, seat, s.ui.selection):
         return _act(table, rules.Play(seat=seat, cards=[card]), seat, step)
-    if s.selection.count(card) > copy:
-        s.selection.remove(card)
+    if s.ui.selection.count(card) > copy:
+        s.ui.selection.remove(card)
     else:
-        s.selection.append(card)
+        s.ui.selection.append(card)
     step.events.append(Selected(seat))
     return Answer()
 
@@ -131,16 +127,16 @@ def _hint(table: Table, seat: int, cmd: Hint, step: Step) -> Answer:
     hand = match.hand
     suggestion = cmd.suggestion
     if hand.phase not in ("burying", "playing") or hand.turn != seat or suggestion is None:
-        return Answer(t(rec.seat_lang(seat), "hint.not_now"))
+        return Answer("hint.not_now")
     if suggestion.version != hand.version:
         return Answer()  # decided for a moment that has passed: dropped, nothing changes
     cards, reason = list(suggestion.cards), suggestion.reason
     s = rec.seats[seat]
-    s.selection = list(cards)
+    s.ui.selection = list(cards)
     # why, shown with the selection while it stays the hint (bot.views.projection)
-    s.hint = Hinted(hand=hand.hand_number, version=hand.version, cards=cards, reason=reason)
+    s.ui.hint = Hinted(hand=hand.hand_number, version=hand.version, cards=cards, reason=reason)
     step.events.append(Selected(seat))
-    return Answer(t(rec.seat_lang(seat), "hint.done"))
+    return Answer("hint.done", {"cards": tuple(cards)})
 
 
 def _why(table: Table, seat: int, step: Step) -> Answer:
@@ -149,7 +145,7 @@ def _why(table: Table, seat: int, step: Step) -> Answer:
     assert match is not None
     done = sum(1 for trick in match.hand.tricks if trick.winner is not None)
     s = table.rec.seats[seat]
-    s.why = None if not done or s.why == done else done
+    s.ui.why = None if not done or s.ui.why == done else done
     step.events.append(Selected(seat))
     return Answer()
 
@@ -159,25 +155,25 @@ def _play(table: Table, seat: int, cmd: Play, step: Step) -> Answer:
     assert match is not None
     hand = match.hand
     if cmd.version != hand.version:
-        return Answer(t(table.rec.seat_lang(seat), "stale"))
+        return Answer("stale", {"version": cmd.version, "current": hand.version})
     # the DM plays its selection; the Mini App sends the cards
-    cards = list(table.rec.seats[seat].selection if cmd.cards is None else cmd.cards)
+    cards = list(table.rec.seats[seat].ui.selection if cmd.cards is None else cmd.cards)
     if hand.phase == "burying":
         return _act(table, rules.Bury(seat=seat, cards=cards), seat, step)
     return _act(table, rules.Play(seat=seat, cards=cards), seat, step)
 
 
 def _act(table: Table, action: rules.Action, seat: int, step: Step) -> Answer:
-    lang = table.rec.seat_lang(seat)
     try:
         table.act(action, step)
     except IllegalAction as e:
-        return Answer(reason_text(lang, e), alert=True)
-    table.rec.seats[seat].selection = []
-    return Answer(t(lang, f"ack.{action.kind}"))
+        return refusal(e)
+    table.rec.seats[seat].ui.selection = []
+    return Answer(f"ack.{action.kind}")
 
 
-def reason_text(lang: str, e: IllegalAction) -> str:
-    key = f"reason.{e.reason}"
-    text = t(lang, key)
-    return text if text != key else t(lang, "reason.unknown", reason=e.reason)
+def refusal(e: IllegalAction) -> Answer:
+    """The engine's refusal as the table answers it: the reason's key, with the reason's
+    code and the facts the engine gave (card lists as tuples), as an alert."""
+    details = {k: tuple(v) if isinstance(v, list) else v for k, v in e.details.items()}
+    return Answer(f"reason.{e.reason}", {"reason": e.reason, **details}, alert=True)

@@ -312,13 +312,13 @@ def _own(
 ) -> Own:
     hand, seat = match.hand, obs.seat
     s = rec.seats[seat]
-    hinted = s.hint
+    hinted = s.ui.hint
     hint = None
     if (
         hinted is not None
         and obs.my_turn
         and (hinted.hand, hinted.version) == (hand.hand_number, hand.version)
-        and sorted(hinted.cards) == sorted(s.selection)
+        and sorted(hinted.cards) == sorted(s.ui.selection)
     ):
         hint = hinted.reason
     following = obs.my_turn and obs.phase == "playing"
@@ -341,15 +341,15 @@ def _own(
         can_redeal=obs.can_redeal,
         kitty=None if obs.kitty is None else tuple(obs.kitty),
         picked=tuple(hand.picked_up(seat)) if obs.my_turn and obs.phase == "burying" else (),
-        selection=tuple(s.selection),
+        selection=tuple(s.ui.selection),
         auto=s.auto,
-        one_tap=one_tap(hand, seat, s.selection),
+        one_tap=one_tap(hand, seat, s.ui.selection),
         playable=playable,
         refusals=refusals,
         hint=hint,
-        why=last is not None and s.why == last.number,
+        why=last is not None and s.ui.why == last.number,
         away=s.auto and s.away,
-        tally=card_counter(obs, obs.tricks_done) if counting and s.tally else None,
+        tally=card_counter(obs, obs.tricks_done) if counting and s.ui.tally else None,
     )
 
 

@@ -1,7 +1,7 @@
 """The layering of bot/ and engine/ (CONVENTIONS.md): no import cycle in either, not even
 one hidden behind ``TYPE_CHECKING`` or inside a function, the engine never importing the
 bot, and the table (``bot/table/``) a pure state machine that knows no service, store,
-outbox, renderer or clock, not even through what it imports."""
+outbox, renderer, clock or words, not even through what it imports."""
 
 from __future__ import annotations
 
@@ -63,11 +63,29 @@ def test_the_engine_never_imports_the_bot():
 
 
 def test_the_table_imports_no_service_store_outbox_renderer_or_clock():
-    allowed = {"bot.data.saved", "bot.i18n", "bot.data.options"}
+    allowed = {"bot.data.saved", "bot.data.options"}
     for name, deps in graph().items():
         if name == "bot.table" or name.startswith("bot.table."):
             outside = {d for d in deps if d.startswith("bot.") and not d.startswith("bot.table")}
             assert outside <= allowed, (name, sorted(outside - allowed))
+
+
+def test_the_table_picks_no_words_it_calls_no_translator_the_edge_does():
+    # the table answers in facts (``bot.table.Answer``: a key and plain data); the
+    # edge says them in the reader's language (``bot.views.answers``)
+    for name, path in modules().items():
+        if name == "bot.table" or name.startswith("bot.table."):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            calls = [
+                node.lineno
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Call)
+                and (
+                    (isinstance(node.func, ast.Name) and node.func.id in {"t", "plural"})
+                    or (isinstance(node.func, ast.Attribute) and node.func.attr in {"t", "plural"})
+                )
+            ]
+            assert not calls, (name, calls)
 
 
 def test_the_table_calls_no_player_every_computer_decision_is_made_at_the_edge():

@@ -105,7 +105,7 @@ def test_reason_text_never_depends_on_hidden_cards():
 def test_a_hint_shows_why_in_the_dm_and_the_mini_app_in_the_readers_words():
     table, at = ann_follows()
     out = apply(table, hint(table), PACE, at.moment)
-    assert out.answer.text == t("en", "hint.done")
+    assert out.answer.key == "hint.done"
     rec, match = table.rec, table.match
     p = project(rec, match, 0)
     assert p.own is not None and p.own.hint is not None
@@ -117,7 +117,7 @@ def test_a_hint_shows_why_in_the_dm_and_the_mini_app_in_the_readers_words():
     zh = reason_line("zh", match.hand.ctx.sorted(list(p.own.selection)), p.own.hint, own=True)
     assert t("zh", "dm.hint.why", line=zh) in hand_message(rec, project(rec, match, 0))[0].text
     # another selection: the hint's why is gone
-    rec.seats[0].selection = []
+    rec.seats[0].ui.selection = []
     assert project(rec, match, 0).own.hint is None  # type: ignore[union-attr]
 
 

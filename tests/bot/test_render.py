@@ -511,7 +511,7 @@ def test_the_dm_keyboard_is_sent_and_digested_exactly_as_ptbs_would_be():
     of what a message shows) is PTB's, so messages saved before need no re-edit."""
     m, _ = buried_match()
     rec = record()
-    rec.seats[0].selection = [m.hand.hands[0][0]]
+    rec.seats[0].ui.selection = [m.hand.hands[0][0]]
     for seat in range(4):
         content, _ = dm_message(rec, m, seat)
         rows = content.markup.inline_keyboard

@@ -221,3 +221,18 @@ async def test_a_saved_match_moves_out_of_its_record_when_the_schema_migrates(tm
         assert "match_json" not in json.loads(record) and match == '{"a": 1}'
     finally:
         await store.close()
+
+
+def test_a_seat_saved_with_its_screen_state_flat_reads_it_as_the_seats_ui():
+    """The screen's state (selection, last Hint, "Why?", counter) has a name of its own
+    (``Seat.ui``), apart from the rules' state; a record saved before kept it flat."""
+    hinted = {"hand": 2, "version": 9, "cards": [5, 6], "reason": {"kind": "lead_master"}}
+    flat = {"user_id": 5, "name": "Bo", "auto": True, "selection": [5, 6], "hint": hinted}
+    seat = Seat.model_validate({**flat, "why": 3, "tally": True})
+    assert (seat.user_id, seat.name, seat.auto) == (5, "Bo", True)
+    assert (seat.ui.selection, seat.ui.why, seat.ui.tally) == ([5, 6], 3, True)
+    assert seat.ui.hint is not None and seat.ui.hint.cards == [5, 6]
+    saved = seat.model_dump()
+    assert "selection" not in saved and saved["ui"]["selection"] == [5, 6]
+    assert Seat.model_validate_json(seat.model_dump_json()) == seat
+    assert Seat.model_validate({"user_id": 7}).ui.selection == []

@@ -76,10 +76,10 @@ async def test_a_deal_batchs_shows_are_decided_while_its_timer_waits():
     settings = Settings(_env_file=None, bot_token="0:x")  # type: ignore[call-arg]
     rec = GameRecord(id=1, chat_id=-1, creator_id=1, seed=5, created_at=0.0)
     rec.computer_strength = "normal"
-    game = Game(rec)
-    table.apply(game, Join(0, 1, "Ann", "en"), settings, Moment(0, 0))
+    game = Game(table.Table(rec))
+    table.apply(game.table, Join(0, 1, "Ann", "en"), settings, Moment(0, 0))
     for command in (AddComputer(1), AddComputer(1), AddComputer(1), Start(1)):
-        table.apply(game, command, settings, Moment(0, 0))
+        table.apply(game.table, command, settings, Moment(0, 0))
     asked: list[int] = []
     changes: list[Tick] = []
 
@@ -105,7 +105,7 @@ async def test_a_deal_batchs_shows_are_decided_while_its_timer_waits():
 
     deadlines = timers.Deadlines(Schedule(), None, Computers(), settings, None)  # type: ignore[arg-type]
     tables = Tables()
-    found = table.due(game, settings, Moment(0, 0))
+    found = table.due(game.table, settings, Moment(0, 0))
     assert found is not None and found[0].kind == TimerKind.DEAL
     deadlines.arm(tables, game, found)
     await asyncio.sleep(0.05)  # the timer has not gone off yet
@@ -178,10 +178,10 @@ async def test_a_computers_move_is_decided_while_its_timer_waits():
     settings = Settings(_env_file=None, bot_token="0:x")  # type: ignore[call-arg]
     rec = GameRecord(id=1, chat_id=-1, creator_id=1, seed=5, created_at=0.0)
     rec.computer_strength = "easy"
-    game = Game(rec)
-    table.apply(game, Join(0, 1, "Ann", "en"), settings, Moment(0, 0))
+    game = Game(table.Table(rec))
+    table.apply(game.table, Join(0, 1, "Ann", "en"), settings, Moment(0, 0))
     for command in (AddComputer(1), AddComputer(1), AddComputer(1), Start(1)):
-        table.apply(game, command, settings, Moment(0, 0))
+        table.apply(game.table, command, settings, Moment(0, 0))
     heuristic = RealComputers(default_strength="easy")
     asked: list[tuple[int, int]] = []
 
@@ -205,18 +205,18 @@ async def test_a_computers_move_is_decided_while_its_timer_waits():
 
         async def change(self, game, command):
             changes.append(command)
-            table.apply(game, command, settings, Moment(0, 0))
+            table.apply(game.table, command, settings, Moment(0, 0))
 
     deadlines = timers.Deadlines(Schedule(), None, Computers(), settings, None)  # type: ignore[arg-type]
     deadlines._hold = lambda game, token: False  # type: ignore[method-assign]
     tables = Tables()
     # play until a computer's turn comes: every timer's change as the bot makes it
     for _ in range(400):
-        due = table.due(game, settings, Moment(0, 0))
+        due = table.due(game.table, settings, Moment(0, 0))
         assert due is not None
         if due[0].kind == TimerKind.ROBOT:
             break
-        table.apply(game, await deadlines._think(game, due[0]), settings, Moment(0, 0))
+        table.apply(game.table, await deadlines._think(game, due[0]), settings, Moment(0, 0))
     else:
         raise AssertionError("no computer's turn came")
     token = due[0]

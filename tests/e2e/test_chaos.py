@@ -372,7 +372,7 @@ class Chaos:
             if game.match is not None:
                 mem.match_json = game.match.model_dump_json()
         for s in list(mem.seats) + list(saved.seats):
-            s.selection = []  # tapped, not submitted: kept in memory only
+            s.ui.selection = []  # tapped, not submitted: kept in memory only
         a, b = mem.model_dump(), saved.model_dump()
         diff: list[Any] = [(k, a[k], b[k]) for k in a if a[k] != b[k] and k != "match_json"]
         if a["match_json"] != b["match_json"]:

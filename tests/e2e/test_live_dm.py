@@ -51,7 +51,7 @@ async def test_back_in_the_dm_the_old_hand_message_goes_and_a_tap_on_it_changes_
             assert times and all(sum(t <= u < t + 1.0 for u in times) <= 3 for t in times), times
 
             # a tap on the old message (still on a phone that did not refresh): refused
-            before = game.match.model_dump_json(), list(game.rec.seats[0].selection)
+            before = game.match.model_dump_json(), list(game.rec.seats[0].ui.selection)
             card = next(b for b in buttons(old) if b.data and b.data.startswith("T"))
             press = codec.decode(card.data)
             fresh = codec.Press(
@@ -60,7 +60,7 @@ async def test_back_in_the_dm_the_old_hand_message_goes_and_a_tap_on_it_changes_
             answer = world.core.callback(alice.user, old, fresh)
             await world.settle()
             assert "old" in answer.text and answer.show_alert
-            assert (game.match.model_dump_json(), game.rec.seats[0].selection) == before[:1] + (
+            assert (game.match.model_dump_json(), game.rec.seats[0].ui.selection) == before[:1] + (
                 before[1],
             )
             # the same tap on the live message is taken
@@ -68,4 +68,4 @@ async def test_back_in_the_dm_the_old_hand_message_goes_and_a_tap_on_it_changes_
             answer = world.core.callback(alice.user, new, fresh)
             await world.settle()
             assert "old" not in (answer.text or "")
-            assert game.rec.seats[0].selection != before[1]
+            assert game.rec.seats[0].ui.selection != before[1]

@@ -44,7 +44,7 @@ async def test_a_selection_renders_no_group_message_and_a_play_renders_them_once
             game = service(app).games[game_id]
             user = users[game.match.hand.turn]
             await press(user, hand_message(world, user, game_id), "H")
-            assert game.rec.seats[game.match.hand.turn].selection  # the hint selected
+            assert game.rec.seats[game.match.hand.turn].ui.selection  # the hint selected
             assert renders == []
             await press(user, hand_message(world, user, game_id), "P")
             await wait_for(world, lambda: renders)  # the group's turn came (its calm)

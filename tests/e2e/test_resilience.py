@@ -182,7 +182,7 @@ async def test_the_group_stays_within_twenty_calls_a_minute_and_every_press_is_a
             # the final state of every message of the hand reached the group
             box = svc.publisher.outboxes.get(group.id)
             shown = {m.message_id: m for m in world.transcript(group)}
-            public = svc.publisher.projections.of(game, None)
+            public = svc.publisher.projections.of(game.table, None)
             current = render_table.group_messages(game.rec, public, svc.publisher.bot_username)
             assert [slot.kind for slot, _ in current][-1] == "result"
             for slot, content in current:
@@ -236,4 +236,4 @@ async def test_a_card_tap_from_an_older_keyboard_only_selects_never_plays(tmp_pa
             await world.settle()
             assert record.answered and not record.show_alert
             assert game.match.model_dump_json() == state  # nothing was played
-            assert game.rec.seats[0].selection == codec.decode_cards(legal.arg[0])  # selected
+            assert game.rec.seats[0].ui.selection == codec.decode_cards(legal.arg[0])  # selected

@@ -148,7 +148,7 @@ async def test_a_hint_at_a_search_strength_is_the_searchs_and_says_its_odds(tmp_
             await play_out(world, app, game_id, {0: alice}, stop=hers)
             searched = svc.deadlines.computers.searched["playing"]
             await press(alice, hand_message(world, alice, game_id), "H")
-            hint = game.rec.seats[0].hint
+            hint = game.rec.seats[0].ui.hint
             assert hint is not None
             assert svc.deadlines.computers.searched["playing"] == searched + 1  # the pool
             kinds[hint.reason.kind] += 1
@@ -190,7 +190,7 @@ async def test_a_searched_hint_is_answered_at_once_and_arrives_as_its_own_change
             await play_out(world, app, game_id, {0: alice}, stop=hers)
             gate.clear()
             asked.clear()
-            game.rec.seats[0].hint = None
+            game.rec.seats[0].ui.hint = None
             hand = game.match.hand
             refused = (
                 (Hint(alice.id, hand.hand_number + 1, hand.version), "stale"),
@@ -199,14 +199,14 @@ async def test_a_searched_hint_is_answered_at_once_and_arrives_as_its_own_change
                     "dm.old_message",
                 ),
             )
-            for command, words in refused:  # the table's own answer at once, no search
+            for command, key in refused:  # the table's own answer at once, no search
                 answer = await hands.press(game, command)
-                assert answer.text == t("zh", words) and asked == []
+                assert answer.key == key and asked == []
             msg = hand_message(world, alice, game_id)
             first = await press(alice, msg, "H", settle=False)
             await wait_for(world, lambda r=first: r.answered)
             assert first.text == t("zh", "hint.thinking")
-            assert game.rec.seats[0].hint is None  # not yet: the search is held
+            assert game.rec.seats[0].ui.hint is None  # not yet: the search is held
             again = await press(alice, msg, "H", settle=False)
             await wait_for(world, lambda r=again: r.answered)
             assert again.text == t("zh", "hint.thinking") and asked == [0]
@@ -218,15 +218,15 @@ async def test_a_searched_hint_is_answered_at_once_and_arrives_as_its_own_change
                 await hands.press(game, play)
                 assert game.match.hand.version > version
                 await world.settle()
-                selection = list(game.rec.seats[0].selection)
+                selection = list(game.rec.seats[0].ui.selection)
             gate.set()
             await world.settle()
-            hint = game.rec.seats[0].hint
+            hint = game.rec.seats[0].ui.hint
             if stale:
-                assert hint is None and game.rec.seats[0].selection == selection
+                assert hint is None and game.rec.seats[0].ui.selection == selection
             else:
                 assert hint is not None and hint.version == game.match.hand.version
-                assert sorted(game.rec.seats[0].selection) == sorted(hint.cards)
+                assert sorted(game.rec.seats[0].ui.selection) == sorted(hint.cards)
                 assert "💡" in hand_message(world, alice, game_id).text
                 await press(alice, hand_message(world, alice, game_id), "P")
                 await world.settle()

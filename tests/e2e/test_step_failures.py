@@ -196,7 +196,7 @@ async def test_a_selection_saves_the_match_serialised_before_and_a_play_anew(tmp
             await press(user, hand_message(world, user, game_id), "H")
             assert dumps == []
             stored = await as_saved(svc, game_id)
-            assert any(s.selection for s in stored.seats)
+            assert any(s.ui.selection for s in stored.seats)
             dumps.clear()
             await press(user, hand_message(world, user, game_id), "P")
             assert dumps == [svc.games[game_id].match.hand.version]

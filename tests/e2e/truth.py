@@ -208,7 +208,7 @@ class TruthWatch:
         rec, hand = game.rec, game.match.hand
         lang = rec.seat_lang(seat)
         view = hand.observation(seat)
-        selection = rec.seats[seat].selection
+        selection = rec.seats[seat].ui.selection
         phase = hand.phase
 
         def named(seat_or_none: int | None) -> str:
@@ -302,14 +302,14 @@ class TruthWatch:
         if key == "dm.auto.on":
             return None if rec.seats[seat].auto else "not on auto-play"
         if key in ("dm.clock.turn", "dm.clock.warning"):
-            deadline = game.turn_deadline
+            deadline = game.table.turn_deadline
             if not my_turn or deadline is None:
                 return "no turn clock runs for the reader"
             # the date_time entity's text (each client shows the moment in its own zone)
             until = time.strftime("%H:%M:%S", time.gmtime(deadline[2])) + " UTC"
             if v["until"] != until:
                 return f"until {until}"
-            return None if (key == "dm.clock.warning") == game.warned else "the warning"
+            return None if (key == "dm.clock.warning") == game.table.warned else "the warning"
         if key == "dm.clock.window":
             return None if phase == "after_deal" else "no window"
         if key == "dm.not_your_turn":

@@ -9,6 +9,7 @@ from typing import TypeVar
 
 from bot.data.saved import GameRecord
 from bot.table import (
+    Answer,
     Moment,
     Outcome,
     Table,
@@ -163,12 +164,12 @@ def tap(table: Table, card: int, copy: int = 0) -> Select:
 def test_people_sit_move_and_leave_the_lobby_each_an_event():
     table = new_table()
     out = apply(table, Join(0, CREATOR, "Ann", "en"), PACE, START)
-    assert (out.said, kinds(out)) == ("join.ok", ["seated"])
+    assert (out.said.key, kinds(out)) == ("join.ok", ["seated"])
     out = apply(table, Join(2, CREATOR, "Ann", "en"), PACE, START)
-    assert (out.said, kinds(out)) == ("join.ok", ["left", "seated"])
+    assert (out.said.key, kinds(out)) == ("join.ok", ["left", "seated"])
     before = table.rec.model_dump_json()
     out = apply(table, Join(2, BEN, "Ben", None), PACE, START)
-    assert (out.said, out.events) == ("join.taken", [])
+    assert (out.said.key, out.events) == ("join.taken", [])
     assert table.rec.model_dump_json() == before  # no event: nothing changed
     out = apply(table, Leave(CREATOR), PACE, START)
     assert kinds(out) == ["left"] and table.rec.seats[2].empty
@@ -210,15 +211,15 @@ def test_a_tapped_card_is_the_play_when_one_card_is_needed_and_nothing_is_select
     # with a card selected (the hint's) a tap only selects: a light change (no wait
     # for the disk)
     out = apply(table, hint(table), PACE, at.moment)
-    assert kinds(out) == ["selected"] and table.rec.seats[0].selection == [card]
+    assert kinds(out) == ["selected"] and table.rec.seats[0].ui.selection == [card]
     out = apply(table, tap(table, other), PACE, at.moment)
     assert kinds(out) == ["selected"] and not durable(out.events)
-    assert table.rec.seats[0].selection == [card, other]
+    assert table.rec.seats[0].ui.selection == [card, other]
     apply(table, at_seat(table, Clear), PACE, at.moment)
     out = apply(table, tap(table, card), PACE, at.moment)
     assert isinstance(out.events[0], Played) and out.events[0].cards == (card,)
     assert out.events[0].seat == 0 and durable(out.events)
-    assert out.answer.text and not out.answer.alert and table.rec.seats[0].selection == []
+    assert out.answer == Answer("ack.play") and table.rec.seats[0].ui.selection == []
 
 
 def test_a_whole_hand_is_told_in_events_a_finished_trick_is_one():
@@ -315,7 +316,7 @@ def test_a_lost_dm_pauses_the_table_until_the_player_is_back_or_replaced():
     # lost again, and another member takes the seat: the table goes on with them
     apply(table, DmLost(CREATOR), PACE, at.moment)
     out = apply(table, TakeOver(0, BEN, "Ben", "zh"), PACE, at.moment)
-    assert (out.said, kinds(out)) == ("take.ok", ["took_over", "hand_resent", "resumed"])
+    assert (out.said.key, kinds(out)) == ("take.ok", ["took_over", "hand_resent", "resumed"])
     assert out.events[0].old.user_id == CREATOR and table.rec.seat_of(BEN) == 0
 
 

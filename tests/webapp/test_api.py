@@ -15,7 +15,6 @@ import pytest
 from bot.edges.miniapp.auth import InitDataError, sign, validate
 from bot.fake_telegram import FakeTelegram
 from bot.i18n import t
-from bot.table.turns import reason_text
 from bot.views.names import isolate
 from engine.errors import IllegalAction
 from engine.hand import Play, Show
@@ -287,7 +286,7 @@ def _refusal(match, action) -> str:
     try:
         match.model_copy(deep=True).apply(action)
     except IllegalAction as e:
-        return reason_text("en", e)
+        return t("en", f"reason.{e.reason}")
     raise AssertionError(f"{action} is legal")
 
 
@@ -389,7 +388,7 @@ async def test_a_hint_at_normal_is_answered_at_once_and_the_suggestion_follows(t
                     me = view["me"]
                     assert me["hint"] is not None and me["hint"]["line"], me
                     assert me["selection"] and sorted(me["selection"]) == sorted(
-                        game.rec.seats[seat].hint.cards
+                        game.rec.seats[seat].ui.hint.cards
                     )
                     hinted += 1
                     if hinted == 3:

@@ -216,5 +216,5 @@ async def test_a_turn_reaches_an_app_player_who_is_away_and_the_dm_catches_up_wh
 
 def _dm_text(svc, game, seat) -> str:
     """What the seat's DM would say now (with its turn's deadline), as its reader sees it."""
-    content, _ = render_hand.hand_message(game.rec, svc.publisher.projections.of(game, seat))
+    content, _ = render_hand.hand_message(game.rec, svc.publisher.projections.of(game.table, seat))
     return parse_html(content.text)[0]

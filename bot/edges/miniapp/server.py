@@ -56,6 +56,7 @@ from bot.service.live import Game, StepFailed
 from bot.table import Answer
 from bot.table.commands import SeatCommand
 from bot.views import codec
+from bot.views.answers import reply_in
 
 log = logging.getLogger(__name__)
 
@@ -284,7 +285,7 @@ async def _reader(
     if game is None:
         raise web.HTTPNotFound(text="no such game")
     user = launch.user
-    rec = game.rec
+    rec = game.table.rec
     seat = rec.seat_of(user.id)
     if seat is None:  # a spectator: only a member Telegram vouches for sees the table
         try:
@@ -361,15 +362,16 @@ async def act(request: web.Request) -> web.Response:
     status = 200
     try:
         if game.detached:  # an ended game: nothing changes it, as an old keyboard's press
-            answer = Answer(t(lang, "stale"))
+            answer = Answer("stale")
         else:
             answer = await _running(request).parts.hands.press(game, command)
     except StepFailed:  # logged once with the game's id; the game is as it was saved
-        answer, status = Answer(t(lang, "error.undone"), alert=True), 503
+        answer, status = Answer("error.undone", alert=True), 503
     async with game.lock:
         doc = _running(request).parts.hub.view(game, seat, lang)
+    said = reply_in(lang, answer)  # in the reader's words, as the view is
     return web.json_response(
-        {"text": answer.text, "alert": answer.alert, "view": doc}, status=status, dumps=_dumps
+        {"text": said.text, "alert": said.alert, "view": doc}, status=status, dumps=_dumps
     )
 
 

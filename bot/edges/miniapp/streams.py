@@ -72,7 +72,7 @@ class Reader:
 
     @property
     def game_id(self) -> int:
-        return self.game.rec.id
+        return self.game.table.rec.id
 
     def touch(self, game: Game) -> None:
         self.game, self.dirty = game, True
@@ -138,8 +138,8 @@ class Readers:
         return len(self._by_user.get(user_id, ()))
 
     def changed(self, game: Game) -> None:
-        self.documents.pop(game.rec.id, None)  # built before this change
-        for reader in self.by_game.get(game.rec.id, ()):
+        self.documents.pop(game.table.rec.id, None)  # built before this change
+        for reader in self.by_game.get(game.table.rec.id, ()):
             reader.touch(game)
 
     def all(self) -> list[Reader]:
@@ -288,7 +288,7 @@ class Hub:
         nobody's business any more (a player's app, or old launch data, reads the
         result, not the cards); one read from the store (``detached``) is projected
         afresh, nothing of it kept."""
-        rec = game.rec
+        rec = game.table.rec
         projection = self.projection(game, seat)
         if projection is None:
             return {"game": rec.id, "status": rec.status, "group": rec.chat_title, "lang": lang}
@@ -296,14 +296,14 @@ class Hub:
 
     def projection(self, game: Game, seat: int | None) -> Projection | None:
         """The projection ``seat``'s documents are built from (None: no match yet)."""
-        rec, match = game.rec, game.match
+        rec, match = game.table.rec, game.table.match
         if match is None:
             return None
         if rec.status not in RUNNING_STATES:
             seat = None
         if game.detached:
             return project(rec, match, None)
-        return self.publisher.projections.of(game, seat)
+        return self.publisher.projections.of(game.table, seat)
 
     def panel(
         self, game: Game, seat: int | None, lang: str, name: Literal["tricks", "history"]
@@ -311,8 +311,8 @@ class Hub:
         """A panel of the page, asked for when it opens (not streamed): ``tricks`` (the
         hand's tricks) or ``history`` (the match's hands); None: no match yet."""
         projection = self.projection(game, seat)
-        if projection is None or game.match is None:
+        if projection is None or game.table.match is None:
             return None
         if name == "tricks":
-            return tricks_view(game.rec, projection, lang)
-        return history_view(game.rec, projection, match_history(game.match), lang)
+            return tricks_view(game.table.rec, projection, lang)
+        return history_view(game.table.rec, projection, match_history(game.table.match), lang)

@@ -49,7 +49,7 @@ async def chat_lang(
             settings = await context.bot_data.chats.settings(chat_id)
         group_lang = settings.lang
         if group_lang is None:  # a game opened before groups remembered a language
-            group_lang = next((g.rec.lang for g in await svc.games_in(chat_id)), None)
+            group_lang = next((g.table.rec.lang for g in await svc.games_in(chat_id)), None)
     return i18n.pick(group_lang, user_lang, svc.settings.default_language)
 
 
@@ -136,10 +136,13 @@ def describe(update: Update | CallbackPress, context: Context) -> str:
         parts.append(f"in chat {chat_id}")
         svc = context.bot_data.service if context.bot_data.running else None
         games = [
-            g.rec.id
+            g.table.rec.id
             for g in (svc.games.values() if svc else ())
-            if g.rec.status in ("lobby", "running")
-            and (g.rec.chat_id == chat_id or (chat_id > 0 and g.rec.seat_of(chat_id) is not None))
+            if g.table.rec.status in ("lobby", "running")
+            and (
+                g.table.rec.chat_id == chat_id
+                or (chat_id > 0 and g.table.rec.seat_of(chat_id) is not None)
+            )
         ]
         if games:
             parts.append("game " + ", ".join(map(str, games)))

@@ -9,7 +9,9 @@ from bot import i18n
 from bot.edges.context import Context
 from bot.edges.telegram import chat_lang, group_command, is_member, reply, service
 from bot.i18n import t
+from bot.table import Answer
 from bot.views import codec
+from bot.views.answers import words
 from bot.views.names import clip, shown
 
 ANONYMOUS_ADMIN = 1087968824  # @GroupAnonymousBot
@@ -64,9 +66,9 @@ async def start(update: Update, context: Context) -> None:
         games = await context.bot_data.chats.dm_started(user.id)
         for started in games:
             back = t(
-                started.rec.user_lang(user.id, user.language_code),
+                started.table.rec.user_lang(user.id, user.language_code),
                 "join.back",
-                group=shown(started.rec.chat_title or "?"),
+                group=shown(started.table.rec.chat_title or "?"),
             )
             await reply(context, msg, back, parse_mode=ParseMode.HTML)
         if not games:
@@ -81,19 +83,20 @@ async def start(update: Update, context: Context) -> None:
     if game is None:
         await reply(context, msg, t(lang, "join.no_game"))
         return
-    lang = game.rec.user_lang(user.id, user.language_code)
-    group = shown(game.rec.chat_title or "?")
+    lang = game.table.rec.user_lang(user.id, user.language_code)
+    group = shown(game.table.rec.chat_title or "?")
     name, code = display_name(user), i18n.normalize(user.language_code)
     seat = 0
     if isinstance(link, codec.OpenLink):
-        key = await context.bot_data.chats.open_dm(link.game, user.id)
-    elif not await is_member(context, game.rec.chat_id, user.id):
-        key = "join.not_member"
+        said = await context.bot_data.chats.open_dm(link.game, user.id)
+    elif not await is_member(context, game.table.rec.chat_id, user.id):
+        said = Answer("join.not_member")
     elif isinstance(link, codec.TakeLink):
         seat = link.seat
-        key = await context.bot_data.lobby.take_over(link.game, seat, user.id, name, code)
-        lang = game.rec.user_lang(user.id, user.language_code)
+        said = await context.bot_data.lobby.take_over(link.game, seat, user.id, name, code)
+        lang = game.table.rec.user_lang(user.id, user.language_code)
     else:
         seat = link.seat
-        key = await context.bot_data.lobby.join(link.game, seat, user.id, name, code)
-    await reply(context, msg, t(lang, key, group=group, seat=seat + 1), parse_mode=ParseMode.HTML)
+        said = await context.bot_data.lobby.join(link.game, seat, user.id, name, code)
+    text = words(lang, said, group=group, seat=seat + 1)
+    await reply(context, msg, text, parse_mode=ParseMode.HTML)

@@ -17,12 +17,15 @@ from bot.edges.telegram.joining import display_name
 from bot.i18n import t
 from bot.service.live import Game
 from bot.table import Answer
+from bot.views.answers import Reply, reply_in
 from bot.views.codec import EndButton
 from bot.views.names import shown
 
 
 async def _may_manage(context: Context, game: Game, user_id: int) -> bool:
-    return user_id == game.rec.creator_id or await is_admin(context, game.rec.chat_id, user_id)
+    return user_id == game.table.rec.creator_id or await is_admin(
+        context, game.table.rec.chat_id, user_id
+    )
 
 
 async def endgame_cmd(update: Update, context: Context) -> None:
@@ -40,12 +43,12 @@ async def endgame_cmd(update: Update, context: Context) -> None:
     if not await _may_manage(context, game, user.id):
         await reply(context, msg, t(lang, "endgame.refused"))
         return
-    if game.rec.status == "lobby":
+    if game.table.rec.status == "lobby":
         await context.bot_data.chats.end_game(game, shown(display_name(user)))
         return
-    hand = game.match.hand_number if game.match else 0
-    yes = EndButton(True, game.rec.id, hand).pack()
-    no = EndButton(False, game.rec.id, hand).pack()
+    hand = game.table.match.hand_number if game.table.match else 0
+    yes = EndButton(True, game.table.rec.id, hand).pack()
+    no = EndButton(False, game.table.rec.id, hand).pack()
     markup = InlineKeyboardMarkup(
         [
             [
@@ -57,27 +60,27 @@ async def endgame_cmd(update: Update, context: Context) -> None:
     await reply(context, msg, t(lang, "endgame.confirm", n=hand), reply_markup=markup)
 
 
-async def end_press(update: Update, context: Context, game: Game, button: EndButton) -> Answer:
+async def end_press(update: Update, context: Context, game: Game, button: EndButton) -> Reply:
     """The /endgame question's buttons: only the creator or an admin decides."""
     query = update.callback_query
     assert query is not None
     user = query.from_user
     lang = await chat_lang(context, update)
     if not await _may_manage(context, game, user.id):
-        return Answer(t(lang, "endgame.refused"), alert=True)
-    if game.rec.status not in ("lobby", "running"):
-        text, answer = t(lang, "endgame.none"), Answer(t(lang, "stale"))
+        return reply_in(lang, Answer("endgame.refused", alert=True))
+    if game.table.rec.status not in ("lobby", "running"):
+        text, answer = t(lang, "endgame.none"), Answer("stale")
     elif not button.end:
-        text, answer = t(lang, "endgame.kept"), Answer(t(lang, "endgame.kept"))
+        text, answer = t(lang, "endgame.kept"), Answer("endgame.kept")
     else:
         done = await context.bot_data.chats.end_game(game, shown(display_name(user)))
         if not done:
-            text, answer = t(lang, "endgame.none"), Answer(t(lang, "stale"))
+            text, answer = t(lang, "endgame.none"), Answer("stale")
         else:
-            text, answer = t(lang, "endgame.ended"), Answer(t(lang, "endgame.ended"))
+            text, answer = t(lang, "endgame.ended"), Answer("endgame.ended")
     if query.message is not None:
         await edit_query_message(context, query, text)  # the question loses its buttons
-    return answer
+    return reply_in(lang, answer)
 
 
 async def takeover_cmd(update: Update, context: Context) -> None:
@@ -88,7 +91,7 @@ async def takeover_cmd(update: Update, context: Context) -> None:
     svc = service(context)
     thread = msg.message_thread_id if msg.is_topic_message else None
     game = await svc.open_game_in(chat.id, thread)
-    if game is None or game.rec.status != "running":
+    if game is None or game.table.rec.status != "running":
         await reply(context, msg, t(lang, "endgame.none"))
         return
     arg = context.args[0] if context.args else ""

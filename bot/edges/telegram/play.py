@@ -27,10 +27,10 @@ from bot.edges.presses import CallbackPress
 from bot.edges.telegram import chat_lang, describe, is_admin
 from bot.edges.telegram.manage import end_press
 from bot.edges.telegram.settings import settings_press
-from bot.i18n import t
 from bot.service.live import StepFailed
 from bot.table import Answer
 from bot.views import codec
+from bot.views.answers import Reply, reply_in
 from bot.views.codec import EndButton, Kind, LobbyButton, SettingsButton
 
 log = logging.getLogger(__name__)
@@ -45,28 +45,30 @@ async def on_callback(update: Update, context: Context) -> None:
 async def on_press(press: CallbackPress, context: Context) -> None:
     """A press (long polling reads it lean: ``bot.edges.presses``), answered at once."""
     try:
-        answer = await _route(press, context)
+        said = await _route(press, context)
     except StepFailed:  # logged with the game's id; the game is as it was saved
-        answer = Answer(t(await chat_lang(context, press), "error.undone"), alert=True)
+        said = reply_in(await chat_lang(context, press), Answer("error.undone", alert=True))
     except Exception as e:
         if fault := database_fault(e):  # a full disk: one line, no traceback
             log.error("%s failed (%s)", describe(press, context), fault)
         else:
             log.exception("%s failed", describe(press, context))
-        answer = Answer(t(await chat_lang(context, press), "error"), alert=True)
+        said = reply_in(await chat_lang(context, press), Answer("error", alert=True))
     try:
         await context.bot.answer_callback_query(
-            press.query_id, answer.text[:200] or None, show_alert=answer.alert
+            press.query_id, said.text[:200] or None, show_alert=said.alert
         )
     except TelegramError as e:
         log.info("could not answer callback: %s", e)
 
 
-async def _route(press: CallbackPress, context: Context) -> Answer:
+async def _route(press: CallbackPress, context: Context) -> Reply:
+    """The press's answer in the reader's words: a lobby's in the group's language, a
+    seat's in the presser's, the rest in the chat's."""
     try:
         button = codec.parse(press.data)
     except codec.BadData:
-        return Answer(t(await chat_lang(context, press), "bad_button"))
+        return reply_in(await chat_lang(context, press), Answer("bad_button"))
     if isinstance(button, SettingsButton):
         return await settings_press(press.update(context.bot), context, button)
     parts = context.bot_data.parts  # read once: the rest are plain attributes
@@ -75,20 +77,22 @@ async def _route(press: CallbackPress, context: Context) -> Answer:
     # disk and stays there (``detached``), answered as the table answers it (stale)
     game = await svc.read(button.game)
     if game is None:
-        return Answer(t(await chat_lang(context, press), "stale"))
+        return reply_in(await chat_lang(context, press), Answer("stale"))
     user_id = press.user_id
+    group, presser = game.table.rec.lang, game.table.rec.user_lang(user_id, press.language_code)
     match button:
         case EndButton():  # closes the question; changes a game only while it runs
             return await end_press(press.update(context.bot), context, game, button)
         case LobbyButton() if game.detached:
-            return Answer(t(game.rec.lang, "stale"))  # a lobby's answers: the group's words
+            return reply_in(group, Answer("stale"))  # a lobby's answers: the group's words
         case _ if game.detached:
-            return Answer(t(game.rec.user_lang(user_id, press.language_code), "stale"))
+            return reply_in(presser, Answer("stale"))
         case LobbyButton():
-            boss = button.kind == Kind.LEAVE or user_id == game.rec.creator_id
-            admin = not boss and await is_admin(context, game.rec.chat_id, user_id)
-            return await parts.lobby.press(game, button.command(user_id, admin))
+            boss = button.kind == Kind.LEAVE or user_id == game.table.rec.creator_id
+            admin = not boss and await is_admin(context, game.table.rec.chat_id, user_id)
+            answer = await parts.lobby.press(game, button.command(user_id, admin))
+            return reply_in(group, answer)
         case _:
             dm_message = press.message_id if press.private else None
             command = button.command(user_id, press.language_code)
-            return await parts.hands.press(game, command, dm_message)
+            return reply_in(presser, await parts.hands.press(game, command, dm_message))

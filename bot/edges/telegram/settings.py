@@ -28,6 +28,7 @@ from bot.i18n import LANGS, t
 from bot.service.game import GameService
 from bot.table import Answer
 from bot.views import settings_screens as screens
+from bot.views.answers import Reply, reply_in
 from bot.views.card_labels import rank_label
 from bot.views.codec import SettingsButton
 from engine.cards import NotationError, parse_rank
@@ -37,8 +38,12 @@ from engine.rules import RuleSet
 def running_rules(svc: GameService, chat_id: int) -> RuleSet | None:
     """The rules of the group's match in play, if any."""
     for game in svc.games.values():
-        if game.rec.chat_id == chat_id and game.rec.status == "running" and game.match:
-            return game.match.rules
+        if (
+            game.table.rec.chat_id == chat_id
+            and game.table.rec.status == "running"
+            and game.table.match
+        ):
+            return game.table.match.rules
     return None
 
 
@@ -59,7 +64,9 @@ def _screen(
 async def _may_change(context: Context, chat_id: int, user_id: int) -> bool:
     svc = service(context)
     creator = any(
-        g.rec.chat_id == chat_id and g.rec.status == "lobby" and g.rec.creator_id == user_id
+        g.table.rec.chat_id == chat_id
+        and g.table.rec.status == "lobby"
+        and g.table.rec.creator_id == user_id
         for g in svc.games.values()
     )
     return creator or await is_admin(context, chat_id, user_id)
@@ -75,43 +82,43 @@ async def settings_cmd(update: Update, context: Context) -> None:
     await reply(context, msg, text, reply_markup=markup, parse_mode=ParseMode.HTML)
 
 
-async def settings_press(update: Update, context: Context, button: SettingsButton) -> Answer:
+async def settings_press(update: Update, context: Context, button: SettingsButton) -> Reply:
     query, chat = update.callback_query, update.effective_chat
     assert query is not None
     lang = await chat_lang(context, update)
     key, value = button.key, button.value
     if chat is None or chat.type == "private":
-        return Answer(t(lang, "bad_button"))
+        return reply_in(lang, Answer("bad_button"))
     if key == "open" and value not in options.BY_CODE:
-        return Answer(t(lang, "bad_button"))
+        return reply_in(lang, Answer("bad_button"))
     if not await _may_change(context, chat.id, query.from_user.id):
-        return Answer(t(lang, "settings.admins_only"), alert=True)
+        return reply_in(lang, Answer("settings.admins_only", alert=True))
     svc = service(context)
     s = await context.bot_data.chats.settings(chat.id)
     answer = Answer()
     screen: str | None = value if key == "open" else None
     if key == "lang":
         if value not in LANGS:
-            return Answer(t(lang, "bad_button"))
+            return reply_in(lang, Answer("bad_button"))
         s.lang = lang = value
     elif key not in ("open", "home"):
         try:
             s = options.choose(s, key, value)
         except options.Refused as e:
-            return Answer(t(lang, f"conflict.{e.reason}"), alert=True)
+            return reply_in(lang, Answer(f"conflict.{e.reason}", alert=True))
         except ValueError:
-            return Answer(t(lang, "bad_button"))
+            return reply_in(lang, Answer("bad_button"))
         if key in options.BY_CODE and options.BY_CODE[key].multi:
             screen = key  # several values: stay on the option's screen
     if key not in ("open", "home"):
         await context.bot_data.chats.save_settings(s)
-        answer = Answer(t(lang, "settings.saved"))
+        answer = Answer("settings.saved")
     text, markup = _screen(svc, lang, s, screen) if screen else _home(svc, lang, s)
     if query.message is not None:
         await edit_query_message(
             context, query, text, reply_markup=markup, parse_mode=ParseMode.HTML
         )
-    return answer
+    return reply_in(lang, answer)
 
 
 async def startlevel_cmd(update: Update, context: Context) -> None:
