@@ -66,6 +66,12 @@ class BotData:
         return self._parts is not None
 
     @property
+    def parts_or_none(self) -> Parts | None:
+        """The parts while the bot runs, else None (one look, where ``running`` and
+        ``parts`` would be two)."""
+        return self._parts
+
+    @property
     def parts(self) -> Parts:
         if self._parts is None:
             raise NotRunning("the bot is not running")

@@ -98,10 +98,7 @@ class Data(Protocol):
     """What the Mini App reads of the running bot's ``bot_data`` (``bot.edges.context.BotData``)."""
 
     @property
-    def running(self) -> bool: ...
-
-    @property
-    def parts(self) -> Parts: ...
+    def parts_or_none(self) -> Parts | None: ...
 
 
 class Token(Protocol):
@@ -215,9 +212,10 @@ def _running(request: web.Request) -> Running:
     running: Running | None = request.get(RUNNING)
     if running is None:
         ptb = request.app[PTB]()
-        if ptb is None or not ptb.bot_data.running:
+        parts = None if ptb is None else ptb.bot_data.parts_or_none
+        if ptb is None or parts is None:
             raise web.HTTPServiceUnavailable(text="starting")
-        running = request[RUNNING] = Running(ptb.bot_data.parts, ptb.bot.token)
+        running = request[RUNNING] = Running(parts, ptb.bot.token)
     return running
 
 
@@ -444,7 +442,9 @@ async def serve(ptb: BotApp, settings: Settings) -> web.AppRunner:
         root.add_subapp(path, make_app(lambda: ptb))
     gate = net.Gate(lambda: _cap(settings), settings.webapp_idle_seconds)
     root.middlewares.append(gate.middleware)
-    hub = ptb.bot_data.parts.hub
+    parts = ptb.bot_data.parts_or_none
+    assert parts is not None, "the Mini App is served by a running bot"
+    hub = parts.hub
 
     async def end_streams(app: web.Application) -> None:
         hub.stop()

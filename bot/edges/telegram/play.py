@@ -79,20 +79,23 @@ async def _route(press: CallbackPress, context: Context) -> Reply:
     if game is None:
         return reply_in(await chat_lang(context, press), Answer("stale"))
     user_id = press.user_id
-    group, presser = game.table.rec.lang, game.table.rec.user_lang(user_id, press.language_code)
+    rec = game.table.rec
     match button:
         case EndButton():  # closes the question; changes a game only while it runs
             return await end_press(press.update(context.bot), context, game, button)
         case LobbyButton() if game.detached:
-            return reply_in(group, Answer("stale"))  # a lobby's answers: the group's words
+            return reply_in(rec.lang, Answer("stale"))  # a lobby's answers: the group's words
         case _ if game.detached:
-            return reply_in(presser, Answer("stale"))
+            return reply_in(rec.user_lang(user_id, press.language_code), Answer("stale"))
         case LobbyButton():
-            boss = button.kind == Kind.LEAVE or user_id == game.table.rec.creator_id
-            admin = not boss and await is_admin(context, game.table.rec.chat_id, user_id)
+            boss = button.kind == Kind.LEAVE or user_id == rec.creator_id
+            admin = not boss and await is_admin(context, rec.chat_id, user_id)
             answer = await parts.lobby.press(game, button.command(user_id, admin))
-            return reply_in(group, answer)
+            return reply_in(rec.lang, answer)
         case _:
-            dm_message = press.message_id if press.private else None
+            dm_message = press.message_id if press.chat_type == "private" else None
             command = button.command(user_id, press.language_code)
-            return reply_in(presser, await parts.hands.press(game, command, dm_message))
+            answer = await parts.hands.press(game, command, dm_message)
+            if not answer.key:  # most presses are answered with nothing to read
+                return Reply("", answer.alert)
+            return reply_in(rec.user_lang(user_id, press.language_code), answer)
