@@ -49,8 +49,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.fake_telegram import FakeTelegram, SimUser  # noqa: E402
-from bot.fake_telegram.objects import CallbackRecord, Chat, Message
+from bot.fake_telegram import CallbackRecord, Chat, FakeTelegram, Message, SimUser  # noqa: E402
 from tests.e2e.harness import (  # noqa: E402
     buttons,
     find,

@@ -32,9 +32,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.app import ALLOWED_UPDATES, build_application  # noqa: E402
-from bot.fake_telegram import FakeTelegram, RateLimits, SimUser  # noqa: E402
+from bot.fake_telegram import CallbackRecord, FakeTelegram, RateLimits, SimUser  # noqa: E402
 from bot.fake_telegram.limits import COUNTED_METHODS  # noqa: E402
-from bot.fake_telegram.objects import CallbackRecord
 from tests.e2e.harness import (  # noqa: E402
     bot_busy,
     find,

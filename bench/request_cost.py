@@ -58,8 +58,7 @@ def keyboard_json() -> str:
 async def serve(tls_dir: str | None) -> None:
     """The fake Telegram on a free port; prints what the client needs, then serves until
     its stdin closes."""
-    from bot.fake_telegram import FakeTelegram
-    from bot.fake_telegram.transport_http import HttpServer
+    from bot.fake_telegram import FakeTelegram, HttpServer
 
     context = None
     if tls_dir is not None:

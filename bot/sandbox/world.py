@@ -22,8 +22,15 @@ from urllib.parse import urlencode
 
 from bot.app import ALLOWED_UPDATES, ShengjiApplication, build_application
 from bot.edges.miniapp.auth import sign
-from bot.fake_telegram import FakeClock, FakeTelegram, RateLimits, SimUser
-from bot.fake_telegram.objects import CallbackRecord, Chat, Message
+from bot.fake_telegram import (
+    CallbackRecord,
+    Chat,
+    FakeClock,
+    FakeTelegram,
+    Message,
+    RateLimits,
+    SimUser,
+)
 from bot.infra.config import Settings
 from bot.sandbox.markup import to_html
 from bot.views import codec

@@ -197,6 +197,31 @@ def test_each_public_name_has_one_import_path():
         assert not exported & imported, (name, sorted(exported & imported))
 
 
+def test_a_packages_door_is_the_one_path_to_its_names_from_outside():
+    """A name a package's ``__init__`` gathers (``bot.table``'s ``apply``, ``Answer``…) is
+    imported from that package by every module outside it; only its own modules import
+    it from where it is defined."""
+    known = modules()
+    doors: dict[str, set[str]] = {}
+    for name, path in known.items():
+        if path.name == "__init__.py" and name.startswith("bot."):
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                if isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+                ):
+                    doors[name] = {e.value for e in node.value.elts}  # type: ignore[attr-defined]
+    files = [*known.items(), *((p.stem, p) for p in (ROOT / "tests").rglob("*.py"))]
+    for name, path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom) or not node.module:
+                continue
+            for door, names in doors.items():
+                inside = name == door or name.startswith(door + ".")
+                if node.module.startswith(door + ".") and not inside:
+                    wrong = {a.name for a in node.names} & names
+                    assert not wrong, f"{path.relative_to(ROOT)}: {sorted(wrong)} from {door}"
+
+
 def test_the_message_model_lies_below_the_renderers_and_the_outbox():
     deps = graph()
     assert not {d for d in deps["bot.views.messages"] if d.startswith("bot.")}

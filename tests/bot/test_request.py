@@ -26,8 +26,7 @@ from telegram.error import NetworkError, RetryAfter, TimedOut
 from bot.app import build_application
 from bot.delivery.outbox import Outboxes
 from bot.edges.metrics import Metrics
-from bot.fake_telegram import FakeTelegram
-from bot.fake_telegram.transport_http import HttpServer
+from bot.fake_telegram import FakeTelegram, HttpServer
 from bot.infra.config import Settings
 from bot.infra.reach import DELIVERY_RETRIES, surely_not_sent
 from bot.infra.request import AiohttpRequest

@@ -11,8 +11,7 @@ from typing import Any
 
 from bot.app import ALLOWED_UPDATES, build_application
 from bot.data.store import Store
-from bot.fake_telegram import FakeTelegram, SimUser
-from bot.fake_telegram.objects import Button, Message
+from bot.fake_telegram import Button, FakeTelegram, Message, SimUser
 from bot.infra.config import Settings
 from bot.service.game import GameService
 from bot.service.live import Game

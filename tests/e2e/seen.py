@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from bot.fake_telegram.html import parse_html
+from bot.fake_telegram import parse_html
 from bot.views.card_labels import card_label
 from engine.cards import NUM_DISTINCT
 

@@ -38,8 +38,7 @@ from typing import Any
 import pytest
 
 from bot.data.store import Store
-from bot.fake_telegram import FakeTelegram, RateLimits, SimUser
-from bot.fake_telegram.objects import Chat, Message
+from bot.fake_telegram import Chat, FakeTelegram, Message, RateLimits, SimUser
 from bot.service.game import GameService
 from bot.service.live import Game
 from bot.table import robot

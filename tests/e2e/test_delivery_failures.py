@@ -8,8 +8,7 @@ import logging
 
 import pytest
 
-from bot.fake_telegram import FakeTelegram
-from bot.fake_telegram.transport_inprocess import FakeRequest
+from bot.fake_telegram import FakeRequest, FakeTelegram
 from tests.e2e.harness import buttons, running_bot
 
 

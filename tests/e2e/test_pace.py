@@ -13,8 +13,7 @@ import random
 import re
 
 from bot.edges import timers
-from bot.fake_telegram import FakeClock, FakeTelegram, RateLimits
-from bot.fake_telegram.html import parse_html
+from bot.fake_telegram import FakeClock, FakeTelegram, RateLimits, parse_html
 from bot.views.messages import LoopClock
 from bot.views.names import isolate
 from tests.e2e.harness import find, hand_message, running_bot, service

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 
 import pytest_asyncio
 
-from bot.fake_telegram.driver import FakeTelegram
+from bot.fake_telegram import FakeTelegram
 
 
 @pytest_asyncio.fixture

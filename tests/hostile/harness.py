@@ -19,8 +19,7 @@ from urllib.parse import quote
 
 import aiohttp
 
-from bot.fake_telegram import FakeTelegram, SimUser
-from bot.fake_telegram.objects import Chat, Message
+from bot.fake_telegram import Chat, FakeTelegram, Message, SimUser
 from bot.views import codec
 from tests.e2e.harness import buttons, find, hand_message
 from tests.hosting.test_webhook import free_port, wait_until

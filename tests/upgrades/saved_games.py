@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.data.store import _MIGRATIONS
-from bot.fake_telegram import FakeTelegram, SimUser
-from bot.fake_telegram.objects import Chat
+from bot.fake_telegram import Chat, FakeTelegram, SimUser
 from tests.e2e.harness import find, play_out, running_bot, seat_players
 
 HERE = Path(__file__).parent

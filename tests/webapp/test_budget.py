@@ -15,8 +15,7 @@ from collections import Counter
 
 import aiohttp
 
-from bot.fake_telegram import FakeClock, FakeTelegram, RateLimits
-from bot.fake_telegram.html import parse_html
+from bot.fake_telegram import FakeClock, FakeTelegram, RateLimits, parse_html
 from bot.views import dm_hand as render_hand
 from engine.players import choose_bury, suggest
 from tests.e2e.harness import hand_message, running_bot, service
