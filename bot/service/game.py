@@ -33,7 +33,7 @@ from bot.data.store import Store, database_fault
 from bot.infra.config import Settings
 from bot.service.live import Game, StepFailed, Tables
 from bot.table.commands import Command
-from bot.table.moments import Event, durable
+from bot.table.moments import Event
 from bot.table.tokens import Token
 from bot.views.messages import Clock
 from engine.events import HandSettled
@@ -135,7 +135,7 @@ class GameService:
                 shown: list[Event | history.Charted] = list(out.events)
                 if out.events:
                     shown += await self._hand_over(game, out.events)
-                    await self.save(game, wait=durable(out.events))
+                    await self.save(game, wait=out.durable)
             except Exception as e:
                 self._failed(game, "changing it", window)
                 raise StepFailed(game.table.rec.id) from e

@@ -41,7 +41,7 @@ from bot.table.commands import (
     Tick,
     Why,
 )
-from bot.table.moments import Opened, Selected
+from bot.table.moments import LIGHT, Opened, Selected
 from bot.table.state import Answer, Moment, Outcome, Pace, Step, Table
 
 # each change of a table gets a new stamp (what a projection was built from: ``bot.views``)
@@ -97,6 +97,7 @@ def apply(table: Table, command: Command, pace: Pace, at: Moment) -> Outcome:
     elif not step.events or not all(isinstance(e, Selected) for e in step.events):
         clock.settle(table, pace, at)  # a selection alone starts or stops no clock
     table.stamp = next(_STAMPS)
+    out.durable = any(not isinstance(e, LIGHT) for e in step.events)
     return out
 
 

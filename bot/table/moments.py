@@ -211,9 +211,3 @@ LOBBY = (
     ChatMoved,
     GroupBack,
 )
-
-
-def durable(events: list[Event]) -> bool:
-    """Whether the change must be on disk before the press is answered (not only a
-    selection or a warning: a power cut losing it loses nothing)."""
-    return any(not isinstance(e, LIGHT) for e in events)

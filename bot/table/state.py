@@ -60,12 +60,16 @@ class Answer:
 
 @dataclass(slots=True)
 class Outcome:
-    """What a command did: its ``events`` (none: nothing changed), and what the person
-    is told: ``answer`` for a button, ``said`` for a deep link."""
+    """What a command did: its ``events`` (none: nothing changed), whether they must be
+    on disk before the person is answered (``durable``), and what the person is told:
+    ``answer`` for a button, ``said`` for a deep link."""
 
     events: list[Event] = field(default_factory=list)
     answer: Answer = field(default_factory=Answer)
     said: Answer = field(default_factory=Answer)
+    # the change must be on disk before the person is answered: anything but a selection
+    # or a warning (a power cut losing those loses nothing)
+    durable: bool = False
 
 
 @dataclass(slots=True)

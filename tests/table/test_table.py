@@ -39,7 +39,6 @@ from bot.table.commands import (
     TakeOver,
     Tick,
 )
-from bot.table.moments import durable
 from bot.table.tokens import TimerKind
 from engine.events import HandSettled, MatchWon, Played, TrickWon
 from engine.hand import Show
@@ -213,12 +212,12 @@ def test_a_tapped_card_is_the_play_when_one_card_is_needed_and_nothing_is_select
     out = apply(table, hint(table), PACE, at.moment)
     assert kinds(out) == ["selected"] and table.rec.seats[0].ui.selection == [card]
     out = apply(table, tap(table, other), PACE, at.moment)
-    assert kinds(out) == ["selected"] and not durable(out.events)
+    assert kinds(out) == ["selected"] and not out.durable
     assert table.rec.seats[0].ui.selection == [card, other]
     apply(table, at_seat(table, Clear), PACE, at.moment)
     out = apply(table, tap(table, card), PACE, at.moment)
     assert isinstance(out.events[0], Played) and out.events[0].cards == (card,)
-    assert out.events[0].seat == 0 and durable(out.events)
+    assert out.events[0].seat == 0 and out.durable
     assert out.answer == Answer("ack.play") and table.rec.seats[0].ui.selection == []
 
 
@@ -244,7 +243,7 @@ def test_a_turn_that_runs_out_is_warned_then_goes_to_托管_until_the_player_act
     (n, v, kind), delay = due(table, PACE, at.moment)
     assert (kind, delay) == ("warn", 45.0)
     out = timer(table, at)
-    assert kinds(out) == ["warned"] and not durable(out.events) and table.warned
+    assert kinds(out) == ["warned"] and not out.durable and table.warned
     (n, v, kind), delay = due(table, PACE, at.moment)
     assert (kind, delay) == ("timeout", 15.0)
     out = timer(table, at)
