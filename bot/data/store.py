@@ -187,14 +187,21 @@ class Store:
         return self
 
     async def close(self) -> None:
-        if self._notes_timer is not None:
-            self._notes_timer.cancel()
-            self._notes_timer = None
-        if self._db is not None:
-            await self.flush()  # a write not committed yet, the notes of the last edits
-        if self._db is not None:
-            await self._db.close()
-            self._db = None
+        """Commit every write and note made until the store is closed (:meth:`flush`),
+        then close; a write after that raises (``store is not open``): nothing is lost
+        silently."""
+        try:
+            if self._db is not None:
+                await self.flush()  # a write not committed yet, the notes of the last edits
+        finally:  # the commit failing (a full disk) is raised; the connection closes anyway
+            if self._notes_timer is not None:
+                self._notes_timer.cancel()
+                self._notes_timer = None
+            # no await between the last commit and this: nothing can write in between, and
+            # a write while the connection closes is refused, not queued behind its close
+            db, self._db = self._db, None
+            if db is not None:
+                await db.close()
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -377,13 +384,19 @@ class Store:
             log.warning("chat %s: message %s not recorded (%s)", chat_id, key, database_fault(e))
 
     async def flush(self) -> None:
-        """Commit every note of what messages show that waits for a commit."""
-        if self._notes or self._commit_task is not None:
+        """Commit every write and note made until it returns. A commit under way (its
+        task started: no longer ``_commit_task``) may still be writing its notes or
+        waiting for the one before it; the commit this starts goes after it (one commit
+        at a time, in turn), and one more follows while anything came meanwhile."""
+        await self._commit()
+        while self._notes or self._commit_task is not None:
             await self._commit()
 
     def note_shown(self, chat_id: int, key: str, message_id: int, digest: str | None) -> None:
         """An edited message shows ``digest`` now: written with the next commit, within
         ``NOTE_DELAY`` s (a commit of its own only if no game saves meanwhile)."""
+        if self._db is None:  # refused as every write is, not dropped unseen
+            raise RuntimeError("store is not open")
         self._notes[(chat_id, key)] = (message_id, digest)
         if self._commit_task is None and self._notes_timer is None:
             self._notes_timer = asyncio.get_running_loop().call_later(

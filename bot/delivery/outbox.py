@@ -710,6 +710,10 @@ class Outboxes:
         return {c: n for c, n in counts.items() if n}
 
     async def close(self) -> None:
-        for box in self._boxes.values():
-            await box.close()
-        self._boxes.clear()
+        """Stop every chat's delivery (a box made meanwhile too: a game changing as the
+        bot stops), then wait for the notes of what messages show on their way to the
+        store (``_persist``): the store closes next, and commits what it was given."""
+        while self._boxes:
+            await self._boxes.popitem()[1].close()
+        if _background:
+            await asyncio.wait(set(_background))

@@ -186,6 +186,39 @@ async def test_outboxes_are_pending_until_every_state_was_delivered():
     await boxes.close()
 
 
+async def test_closed_outboxes_have_handed_every_note_to_the_store_and_a_late_box_is_closed():
+    """The store closes right after the outboxes: a message forgotten just before (its
+    note on its way to the store) is noted by then, and a box made while they close
+    stops too."""
+    from bot.delivery.outbox import Outboxes
+
+    clock = VirtualClock()
+    noted: list[tuple[int, str, int | None]] = []
+
+    async def on_shown(chat_id: int, key: str, message_id: int | None, digest: str | None):
+        for _ in range(5):  # a commit takes a few turns of the loop
+            await asyncio.sleep(0)
+        noted.append((chat_id, key, message_id))
+
+    boxes = Outboxes(RecordingBot(clock), clock, 0.0, 0.0, on_shown=on_shown)
+    boxes.get(-1).put("a", Content("one"))
+    await boxes.drain()
+    assert noted == [(-1, "a", 1)]
+    boxes.get(-1).forget("a")  # its note goes to the store in the background
+    made: list[Outbox] = []
+
+    async def put_meanwhile() -> None:
+        await asyncio.sleep(0)
+        made.append(boxes.get(-3))  # a game changing as the bot stops
+        made[0].put("b", Content("two"))
+
+    meanwhile = asyncio.create_task(put_meanwhile())
+    await boxes.close()
+    await meanwhile
+    assert noted[-1] == (-1, "a", None)
+    assert made and made[0]._task is None and len(boxes) == 0  # its delivery stopped too
+
+
 # ------------------------------------------------------------ failures at each step
 # Delivery is at most once: whatever fails, the chat's sender lives on, the failure is
 # logged once with the chat and the message, and no message is posted twice.

@@ -236,3 +236,55 @@ def test_a_seat_saved_with_its_screen_state_flat_reads_it_as_the_seats_ui():
     assert "selection" not in saved and saved["ui"]["selection"] == [5, 6]
     assert Seat.model_validate_json(seat.model_dump_json()) == seat
     assert Seat.model_validate({"user_id": 7}).ui.selection == []
+
+
+async def test_a_commit_under_way_when_the_store_closes_is_finished_before_it_closes(
+    tmp_path, caplog
+):
+    """A selection (a light save, not waited for) and an edit's note, whose commit had
+    started writing the note when the bot stopped: both committed, nothing logged."""
+    import asyncio
+    import logging
+
+    path = tmp_path / "db"
+    store = await Store(path).open()
+    rec = await store.create_game(GameRecord(chat_id=-1, creator_id=1))
+    await store.save_shown(-1, "g1:hand", 3, "a")
+    store.note_shown(-1, "g1:hand", 3, "b")  # an edit delivered: its note waits
+    rec.seats[0] = Seat(user_id=5, name="Bo")  # a selection: a light save
+    await store.save_game(rec, wait=False, match=False)
+    await asyncio.sleep(0)  # its commit starts: it takes the note and writes it
+    await store.close()
+    assert await _committed_shown(path) == [(-1, "g1:hand", 3, "b")]
+    again = await Store(path).open()
+    try:
+        saved = await again.load_game(rec.id)
+        assert saved is not None and saved.seats[0].name == "Bo"
+    finally:
+        await again.close()
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_note_made_while_the_store_closes_is_committed_and_one_after_is_refused(
+    tmp_path,
+):
+    """An outbox delivering its last edit while the store closes: the note is committed
+    with the store's last commit. Once closed, a write raises (nothing is lost
+    silently)."""
+    import asyncio
+
+    import pytest
+
+    path = tmp_path / "db"
+    store = await Store(path).open()
+    rec = await store.create_game(GameRecord(chat_id=-1, creator_id=1))
+    await store.save_shown(-1, "g1:hand", 3, "a")
+    closing = asyncio.create_task(store.close())
+    await asyncio.sleep(0)  # the store is closing: its last commit under way
+    store.note_shown(-1, "g1:hand", 3, "b")
+    await closing
+    assert await _committed_shown(path) == [(-1, "g1:hand", 3, "b")]
+    with pytest.raises(RuntimeError, match="not open"):
+        store.note_shown(-1, "g1:hand", 3, "c")
+    with pytest.raises(RuntimeError, match="not open"):
+        await store.save_game(rec, wait=False)
