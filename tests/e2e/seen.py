@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Any
 
 from bot.fake_telegram import parse_html
+from bot.i18n import t
 from bot.views.card_labels import card_label
 from engine.cards import NUM_DISTINCT
 
@@ -31,6 +32,26 @@ def cards_stated(text: str | None) -> Counter[int]:
     for line in (text or "").splitlines():
         stated |= cards_in(line)
     return stated
+
+
+# the card counter's last line, in either language: its block runs from "🧮" to it
+COUNTER_ENDS = {
+    t(lang, key) for lang in ("en", "zh") for key in ("counter.out.hands", "counter.out.kitty")
+}
+
+
+def split_counter(text: str | None) -> tuple[str, str]:
+    """A DM's text without its card counter, and the counter: the counter names the cards
+    its reader has not seen (the high ones and the points still out), not cards of theirs."""
+    rest: list[str] = []
+    counter: list[str] = []
+    inside = False
+    for line in (text or "").splitlines():
+        inside = inside or line.startswith("🧮")
+        (counter if inside else rest).append(line)
+        if inside and line in COUNTER_ENDS:
+            inside = False
+    return "\n".join(rest), "\n".join(counter)
 
 
 def public(hand: Any) -> Counter[int]:

@@ -57,7 +57,7 @@ from tests.e2e.harness import (
     running_bot,
     service,
 )
-from tests.e2e.seen import cards_stated, public
+from tests.e2e.seen import cards_stated, public, split_counter
 from tests.e2e.test_resilience import start_with_computers
 
 GROUP_PACING = 3.2  # the default group_interval_seconds
@@ -438,8 +438,15 @@ class Chaos:
                 mine = Counter(hand.hands[seat]) + public(hand)
                 if hand.buried_by == seat:
                     mine += Counter(hand.kitty)
-                if cards_stated(msg.text) - mine:
-                    self.fail(f"{user.name}'s DM shows cards not theirs: {msg.text}")
+                # the card counter names cards out (ones she has not seen), not hers
+                text, _ = split_counter(msg.text)
+                if cards_stated(text) - mine:
+                    self.fail(
+                        f"{user.name}'s DM shows cards not theirs {cards_stated(text) - mine}"
+                        f" (game {g.rec.id} hand {hand.hand_number} {hand.phase}, seat {seat},"
+                        f" seats {[x.user_id for x in g.rec.seats]}, message {msg.message_id},"
+                        f" buttons of hands {hands}): {msg.text}"
+                    )
 
     # ------------------------------------------------------------------ the crowd
     async def run(self) -> Stats:

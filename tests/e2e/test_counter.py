@@ -3,6 +3,7 @@ from the DM: each as a player taps it and as every reader then sees it."""
 
 import html
 import re
+from collections import Counter
 
 from bot.fake_telegram import FakeTelegram
 from bot.i18n import t
@@ -17,6 +18,7 @@ from tests.e2e.harness import (
     running_bot,
     wait_for,
 )
+from tests.e2e.seen import cards_stated, public, split_counter
 from tests.e2e.test_resilience import start_with_computers
 from tests.e2e.test_settings import choose
 from tests.webapp.client import session, webapp
@@ -119,3 +121,26 @@ async def test_im_away_in_the_dm_is_托管_until_any_press_and_the_table_shows_i
             assert t("en", "dm.auto.others", names="Alice") not in plain(
                 hand_message(world, bob, game_id).text
             )
+
+
+async def test_the_privacy_check_reads_the_counters_cards_as_out_not_as_hers(tmp_path):
+    """The chaos run's privacy check (seed 2, step 164) once read the counter's point cards
+    out as cards shown as hers: the counter's block names only cards she has not seen, the
+    rest of her DM only cards she may see."""
+    async with FakeTelegram() as world:
+        alice = world.user("Alice", language_code="en")
+        group = world.group("Table", admins=[alice])
+        async with running_bot(world, tmp_path / "db") as app:
+            game_id = await start_with_computers(world, group, [alice])
+            await play_out(world, app, game_id, {0: alice}, stop=my_turn_in_play)
+            await press(alice, hand_message(world, alice, game_id), TALLY)
+            dm = hand_message(world, alice, game_id)
+            hand = (await game_of(app, game_id)).match.hand
+            mine = Counter(hand.hands[0]) + public(hand)
+            if hand.buried_by == 0:
+                mine += Counter(hand.kitty)
+            assert cards_stated(dm.text) - mine  # the counter names cards out
+            text, counter = split_counter(dm.text)
+            assert counter.startswith("🧮") and "🧮" not in text
+            assert not cards_stated(text) - mine
+            assert cards_stated(counter)
