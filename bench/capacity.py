@@ -539,7 +539,12 @@ def wire_wakeups(world: Any, tables: list[Table], meter: Meter, calls: dict[str,
         if len(core.log) > 1000:
             del core.log[:]
         try:
-            return await meter.run(handle(token, method, raw, files))
+            status, body = await meter.run(handle(token, method, raw, files))
+            if status != 200:  # refused: a 429 (flood control), an identical edit, ...
+                said = str(body.get("description", "")) if isinstance(body, dict) else ""
+                what = f"refused {'not modified' if 'not modified' in said else status}"
+                calls[what] = calls.get(what, 0) + 1
+            return status, body
         finally:
             chat_id = raw.get("chat_id") if isinstance(raw, dict) else None
             if chat_id is None and isinstance(raw, dict) and "callback_query_id" in raw:
@@ -1207,6 +1212,7 @@ async def measure(
                     for m, n in calls1.items()
                     if m != "getUpdates" and n > calls0.get(m, 0)
                 }
+                refused = {m: calls.pop(m) for m in list(calls) if m.startswith("refused ")}
     if crashed and crashed[0] is not None:
         raise crashed[0]
     latencies = sorted(
@@ -1271,6 +1277,12 @@ async def measure(
         "cpu_share": cpu_all / seconds,
         "bot_cpu_share": cpu / seconds,
         "calls": calls,
+        # the fake's refusals of the window's calls: flood control's 429s, the rest
+        "refused_429": refused.get("refused 429", 0),
+        "refused_same": refused.get("refused not modified", 0),
+        "refused_other": sum(
+            n for m, n in refused.items() if m not in ("refused 429", "refused not modified")
+        ),
         "calls_per_play": {m: n / plays for m, n in calls.items()} if plays else {},
         # the bot's RSS growth from before the groups were made (in-process: the fake's
         # stored messages too)
@@ -1368,6 +1380,9 @@ def figures(runs: list[dict[str, Any]]) -> dict[str, float | None]:
         ("gc_ms_per_s", "GC pause ms per s"),
         ("gc_full", "full GCs in window"),
         ("gc_full_max_ms", "longest full GC ms"),
+        ("refused_429", "calls refused 429 (flood)"),
+        ("refused_same", "edits refused: not modified"),
+        ("refused_other", "calls refused otherwise"),
         ("mem_kb_per_game", "memory KiB per game"),
         ("streams_reopened", "app streams reopened"),
         ("setup_s", "seating s (not measured)"),

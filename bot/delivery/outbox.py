@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import logging
 import warnings
 from collections.abc import Awaitable, Callable
@@ -536,25 +537,37 @@ class Outbox:
                 message_thread_id=thread_id,
             )
             return photo.message_id
-        reply = None
+        params = self._text_params(content)
+        if thread_id is not None:
+            params["message_thread_id"] = thread_id
         if content.reply_to is not None:
-            reply = {"allow_sending_without_reply": True, "message_id": content.reply_to}
-        extra = {"message_thread_id": thread_id, "reply_parameters": reply}
-        return await self._raw("sendMessage", self._text_params(content) | extra)
+            params["reply_parameters"] = {
+                "allow_sending_without_reply": True,
+                "message_id": content.reply_to,
+            }
+        return await self._raw("sendMessage", params)
 
     async def _call_edit(self, message_id: int, content: Content) -> None:
         self.calls += 1
-        params = self._text_params(content) | {"message_id": message_id}
+        params = self._text_params(content)
+        params["message_id"] = message_id
         await self._raw("editMessageText", params, edited=message_id)
 
     def _text_params(self, content: Content) -> dict[str, object]:
-        return {
+        """A text's parameters, only those it has (PTB leaves a None out of the request
+        anyway, after converting it as it converts every parameter, some µs a call); the
+        objects already serialised as PTB would serialise them (a JSON string each)."""
+        params: dict[str, object] = {
             "chat_id": self.chat_id,
             "text": content.text,
-            "parse_mode": ParseMode.HTML if content.html else None,
-            "reply_markup": content.markup_json,
             "link_preview_options": _NO_PREVIEW,
         }
+        if content.html:
+            params["parse_mode"] = "HTML"
+        markup = content.markup_json
+        if markup is not None:
+            params["reply_markup"] = markup
+        return params
 
     async def _raw(self, method: str, params: dict[str, object], edited: int | None = None) -> int:
         """Send or edit a message; its id. The answer is read raw: the bot needs the
@@ -598,7 +611,8 @@ class Outbox:
 
 
 # the link preview is off in every text the bot sends
-_NO_PREVIEW = {"is_disabled": True}
+# (as PTB sends it: ``json.dumps`` of the object, a string in the call's JSON body)
+_NO_PREVIEW = json.dumps({"is_disabled": True})
 # ``Bot.do_api_request`` warns that the typed method exists: the raw result is the point
 warnings.filterwarnings(
     "ignore", r"Please use 'Bot\.(sendMessage|editMessageText)'", PTBUserWarning

@@ -311,6 +311,14 @@ class CardButton:
         arg = f"{_CARD_CHARS[self.card]}{self.copy}"
         return _pack(Kind.TOGGLE, self.game, self.hand, self.version, arg)
 
+    @staticmethod
+    def packer(game: int, hand: int, version: int) -> Callable[[int, int], str]:
+        """``(card, copy) -> CardButton(game, hand, version, card, copy).pack()`` for a
+        whole keyboard of cards: the common part packed (and its length checked) once."""
+        head = _pack(Kind.TOGGLE, game, hand, version, "00")[:-2]  # an arg: 2 ASCII chars
+        chars = _CARD_CHARS
+        return lambda card, copy: f"{head}{chars[card]}{copy}"
+
     @classmethod
     def unpack(cls, p: Press) -> CardButton:
         if len(p.arg) != 2 or p.arg[1] not in "01":

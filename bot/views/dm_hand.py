@@ -434,7 +434,7 @@ def _card_rows(
     seen: dict[int, int] = {}
     playable = None if own.playable is None else set(own.playable)
 
-    hand_no, version = p.hand_number, p.version
+    data = CardButton.packer(game, p.hand_number, p.version)
 
     def button(card: int) -> Button:
         copy = seen.get(card, 0)
@@ -443,7 +443,7 @@ def _card_rows(
         # no legal play holds it: told at a glance
         unplayable = playable is not None and card not in playable
         label, style = _card_face(card, lang, chosen, unplayable)
-        return Button(label, CardButton(game, hand_no, version, card, copy).pack(), style=style)
+        return Button(label, data(card, copy), style=style)
 
     rest = list(own.hand)
     for card in picked:

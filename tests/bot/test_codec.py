@@ -139,3 +139,16 @@ def test_a_button_of_another_familys_kind_or_too_long_cannot_be_built():
         codec.ShowButton(10**40, 1, 1, (1,) * 40).pack()
     with pytest.raises(ValueError):
         codec.SettingsButton("lang", "e n").pack()
+
+
+@given(
+    game=st.integers(0, 10**12),
+    hand=st.integers(0, 10**4),
+    version=st.integers(0, 10**6),
+    card=st.integers(0, 53),
+    copy=st.integers(0, 1),
+)
+def test_a_keyboards_card_packer_packs_as_the_card_button_does(game, hand, version, card, copy):
+    data = codec.CardButton.packer(game, hand, version)(card, copy)
+    assert data == codec.CardButton(game, hand, version, card, copy).pack()
+    assert codec.parse(data) == codec.CardButton(game, hand, version, card, copy)
