@@ -60,26 +60,37 @@ async def test_a_timer_that_comes_due_while_the_loop_is_held_still_fires():
     assert fired == [7]
 
 
+def _ann_and_three_computers(strength: str):
+    """A game started by Ann with three computers playing at ``strength``, and the host's
+    settings."""
+    from bot import table
+    from bot.data.saved import GameRecord
+    from bot.infra.config import Settings
+    from bot.service.live import Game
+    from bot.table import Moment
+    from bot.table.commands import AddComputer, Join, Start
+
+    settings = Settings(_env_file=None, bot_token="0:x")  # type: ignore[call-arg]
+    rec = GameRecord(id=1, chat_id=-1, creator_id=1, seed=5, created_at=0.0)
+    rec.computer_strength = strength
+    game = Game(table.Table(rec))
+    table.apply(game.table, Join(0, 1, "Ann", "en"), settings, Moment(0, 0))
+    for command in (AddComputer(1), AddComputer(1), AddComputer(1), Start(1)):
+        table.apply(game.table, command, settings, Moment(0, 0))
+    return game, settings
+
+
 async def test_a_deal_batchs_shows_are_decided_while_its_timer_waits():
     """At a search strength the computers' shows of the next batch are asked for when
     the deal's timer is armed, so the deal's pace covers the search; the timer going
     off applies that change without asking again. Re-armed (someone showed meanwhile),
     the earlier thinking is dropped."""
     from bot import table
-    from bot.data.saved import GameRecord
-    from bot.infra.config import Settings
-    from bot.service.live import Game
     from bot.table import Moment
-    from bot.table.commands import AddComputer, Join, Start, Tick
+    from bot.table.commands import Tick
     from engine.hand import Pass
 
-    settings = Settings(_env_file=None, bot_token="0:x")  # type: ignore[call-arg]
-    rec = GameRecord(id=1, chat_id=-1, creator_id=1, seed=5, created_at=0.0)
-    rec.computer_strength = "normal"
-    game = Game(table.Table(rec))
-    table.apply(game.table, Join(0, 1, "Ann", "en"), settings, Moment(0, 0))
-    for command in (AddComputer(1), AddComputer(1), AddComputer(1), Start(1)):
-        table.apply(game.table, command, settings, Moment(0, 0))
+    game, settings = _ann_and_three_computers("normal")
     asked: list[int] = []
     changes: list[Tick] = []
 
@@ -168,20 +179,11 @@ async def test_a_computers_move_is_decided_while_its_timer_waits():
     strength the pool gets the whole delay); the timer going off applies that move
     without asking again, to the game the timer was armed for."""
     from bot import table
-    from bot.data.saved import GameRecord
     from bot.edges.computer import Computers as RealComputers
-    from bot.infra.config import Settings
-    from bot.service.live import Game
     from bot.table import Moment
-    from bot.table.commands import AddComputer, Join, Start, Tick
+    from bot.table.commands import Tick
 
-    settings = Settings(_env_file=None, bot_token="0:x")  # type: ignore[call-arg]
-    rec = GameRecord(id=1, chat_id=-1, creator_id=1, seed=5, created_at=0.0)
-    rec.computer_strength = "easy"
-    game = Game(table.Table(rec))
-    table.apply(game.table, Join(0, 1, "Ann", "en"), settings, Moment(0, 0))
-    for command in (AddComputer(1), AddComputer(1), AddComputer(1), Start(1)):
-        table.apply(game.table, command, settings, Moment(0, 0))
+    game, settings = _ann_and_three_computers("easy")
     heuristic = RealComputers(default_strength="easy")
     asked: list[tuple[int, int]] = []
 
