@@ -17,7 +17,7 @@ coalesces, skips what a message already shows and spends the chat's rate budget.
 * While a player has the Mini App open (``Apps.connected``) it shows them everything: their DM
   waits, but for a turn reaching them while they may be away; when the app closes the
   DM is brought up to date at once (``bot.edges.miniapp.streams``), so it is never stale.
-* The group: whatever ``render.table.group_messages`` lists, edited in place, the live
+* The group: its live table and a hand's result (``bot.views.group_table``), edited in place, the live
   table at most every ``CALM_INTERVALS`` pacing intervals (rendered when it goes out:
   ``Outbox.put_later``), but a state in which a trick was just completed goes out at
   once (*urgent*). Whatever the group's output skipped,
@@ -56,7 +56,6 @@ from bot.views import codec
 from bot.views import dm_hand as render_hand
 from bot.views import group_table as render_table
 from bot.views import history_text as render_history
-from bot.views.codec import direct_link, table_url
 from bot.views.lobby_message import lobby as render_lobby
 from bot.views.messages import Clock, Content, slot_key
 from bot.views.names import shown
@@ -279,7 +278,7 @@ class Publisher:
         if urgent:
             self._won_at[rec.id] = self.clock.now()
         calm = CALM_INTERVALS * self.settings.group_interval_seconds
-        watch = direct_link(user, self.settings.webapp_short_name, rec.id)
+        watch = codec.direct_link(user, self.settings.webapp_short_name, rec.id)
         # the live table is rendered when its turn comes (half its states are replaced
         # by newer ones during its calm); the result at once
         table = render_table.table_slot(rec, shown)
@@ -311,7 +310,7 @@ class Publisher:
             and not self._wake(s.user_id, needs, last)
         ):
             return  # their Mini App shows it all; the DM catches up when the app closes
-        app_url = table_url(self.settings.webapp_url, rec.id)
+        app_url = codec.table_url(self.settings.webapp_url, rec.id)
         projection = self.projections.of(game.table, seat)
         content, my_turn = render_hand.hand_message(rec, projection, app_url)
         if rec.status == "ended":  # the last word: no buttons any more
@@ -376,7 +375,7 @@ class Needs:
     hand_number: int
     # every DM states the phase: each one is told when it changes (a few edits a hand),
     # but for the first lead (what a DM says of a burial stays true, and cards others
-    # play reach a DM on its reader's turn: see render.hand)
+    # play reach a DM on its reader's turn: see bot.views.dm_hand)
     phase: str
     # 炒底: every DM says who may overturn now
     overturner: int | None
